@@ -1,0 +1,74 @@
+import type { KV } from '@nats-io/kv';
+import { type CredentialRecord, credentialRecordSchema } from '@od/contracts';
+import type { Logger } from '@od/logger';
+
+/**
+ * A live, in-memory copy of the credentials KV bucket (pushed by auth on every change).
+ * `ready` resolves once the current values are loaded; updates then arrive within a NATS hop.
+ */
+export interface CredentialsView {
+  get(clientId: string): CredentialRecord | undefined;
+  byMerchant(merchantId: string): CredentialRecord[];
+  /** highest KV revision seen: lets a writer wait until this view includes its own write */
+  revision(): number;
+  waitForRevision(rev: number, timeoutMs?: number): Promise<boolean>;
+  ready: Promise<void>;
+  stop(): void;
+}
+
+export async function watchCredentials(
+  kv: KV,
+  log: Logger,
+  onChange?: (rec: CredentialRecord) => void,
+): Promise<CredentialsView> {
+  const byId = new Map<string, CredentialRecord>();
+  let rev = 0;
+  const waiters = new Set<{ rev: number; resolve: (ok: boolean) => void }>();
+  const status = await kv.status();
+  let markReady!: () => void;
+  const ready = new Promise<void>((r) => {
+    markReady = r;
+  });
+  if (status.values === 0) markReady();
+  const iter = await kv.watch();
+  void (async () => {
+    for await (const e of iter) {
+      rev = Math.max(rev, e.revision);
+      if (e.operation === 'PUT') {
+        try {
+          const rec = credentialRecordSchema.parse(e.json());
+          byId.set(rec.clientId, rec);
+          onChange?.(rec);
+        } catch (err) {
+          log.error({ err, key: e.key }, 'bad credential record in KV');
+        }
+      } else {
+        byId.delete(e.key);
+      }
+      if (e.delta === 0) markReady();
+      for (const w of waiters) {
+        if (rev >= w.rev) {
+          waiters.delete(w);
+          w.resolve(true);
+        }
+      }
+    }
+  })();
+  return {
+    get: (id) => byId.get(id),
+    byMerchant: (m) => [...byId.values()].filter((c) => c.merchantId === m),
+    revision: () => rev,
+    waitForRevision: (want, timeoutMs = 2000) =>
+      rev >= want
+        ? Promise.resolve(true)
+        : new Promise<boolean>((resolve) => {
+            const w = { rev: want, resolve };
+            waiters.add(w);
+            setTimeout(() => {
+              if (waiters.delete(w)) resolve(false);
+            }, timeoutMs).unref();
+          }),
+    ready,
+    stop: () => iter.stop(),
+  };
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const DELIVERY_MODES = ['POLLING', 'WEBHOOK', 'BOTH'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+export const CREDENTIAL_STATUSES = ['ACTIVE', 'PAUSED', 'REVOKED'] as const;
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
+
+/** client_id: fixed prefix ending in underscore + 24 hex characters */
+export const CLIENT_ID_PREFIX = 'odc_';
+export const CLIENT_ID_PATTERN = /^odc_[0-9a-f]{24}$/;
+
+/**
+ * The non-secret view of a credential, published by auth in the credentials KV bucket
+ * (key = clientId) on every change. Gateways, feed and webhook watch it.
+ */
+export const credentialRecordSchema = z.object({
+  clientId: z.string(),
+  merchantId: z.string().uuid(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  status: z.enum(CREDENTIAL_STATUSES),
+  deliveryMode: z.enum(DELIVERY_MODES),
+  webhookUrl: z.string().nullable(),
+  includeMarketplaceOrders: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CredentialRecord = z.infer<typeof credentialRecordSchema>;

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+export const STANDARD_EVENT_TYPES = [
+  'CREATED',
+  'CONFIRMED',
+  'READY_FOR_PICKUP',
+  'DISPATCHED',
+  'CONCLUDED',
+  'CANCELLED',
+] as const;
+export const COURIER_EVENT_TYPES = [
+  'COURIER_ASSIGNED',
+  'COURIER_ROUTE_STARTED',
+  'COURIER_PICKED_UP',
+  'COURIER_ARRIVED',
+  'COURIER_DELIVERED',
+  'COURIER_DELIVERY_FAILED',
+  'COURIER_UNASSIGNED',
+  'COURIER_ROUTE_COMPLETED',
+] as const;
+export const EVENT_TYPES = [
+  ...STANDARD_EVENT_TYPES,
+  'PREPARING',
+  'MODIFIED',
+  ...COURIER_EVENT_TYPES,
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** SPEC "Event envelope": optional fields are omitted, never null. The envelope never carries the order. */
+export const eventEnvelopeSchema = z.object({
+  eventId: z.string().uuid(),
+  eventType: z.string(),
+  orderId: z.string().uuid(),
+  orderURL: z.string().url(),
+  createdAt: z.string(),
+  sourceAppId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
+
+export const ORDER_CHANNELS = ['DIGITAL_MENU', 'APP', 'TABLE', 'MARKETPLACE'] as const;
+export type OrderChannel = (typeof ORDER_CHANNELS)[number];
+
+/**
+ * What travels on the order-event stream: the public envelope plus the routing facts consumers need.
+ * Published with JetStream message id = envelope.eventId (dedup). Consumers deliver `envelope` only.
+ */
+export interface OrderEventMessage {
+  merchantId: string;
+  channel: OrderChannel;
+  /** per-order sequence, strictly increasing: lets consumers check ordering */
+  orderSeq: number;
+  envelope: EventEnvelope;
+}

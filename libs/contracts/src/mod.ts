@@ -1,0 +1,5 @@
+export * from './subjects.ts';
+export * from './rpc.ts';
+export * from './events.ts';
+export * from './credentials.ts';
+export * from './ids.ts';

@@ -1,0 +1,24 @@
+/**
+ * Every NATS name in one place. All names carry the deployment prefix (NATS_PREFIX) so that
+ * several stacks (test runs) can share one NATS server without seeing each other.
+ */
+export type ServiceName = 'auth' | 'catalog' | 'orders' | 'feed' | 'webhook';
+
+export function names(prefix: string) {
+  return {
+    /** request/reply subject of one operation of a service; served with queue group = service name */
+    rpc: (service: ServiceName, op: string) => `${prefix}.rpc.${service}.${op}`,
+    /** JetStream stream holding every order event; subject per merchant keeps per-store order */
+    orderEventsStream: `${prefix.toUpperCase()}_ORDER_EVENTS`,
+    orderEventSubject: (merchantId: string) => `${prefix}.events.order.${merchantId}`,
+    orderEventSubjects: `${prefix}.events.order.>`,
+    /** KV bucket: key = clientId, value = CredentialRecord JSON (never a secret) */
+    credentialsBucket: `${prefix}_credentials`,
+    /** core NATS subject where a service announces a fresh outbox row (wake-up only, not durable) */
+    outboxWake: `${prefix}.internal.outbox.wake`,
+    /** Redis key prefix */
+    redis: (key: string) => `${prefix}:${key}`,
+  };
+}
+
+export type Names = ReturnType<typeof names>;

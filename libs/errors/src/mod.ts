@@ -1,0 +1,183 @@
+/**
+ * The error catalogue: every error body of SPEC's Errors table is built here and nowhere else.
+ * Services throw `HttpException(errors.x(...))`; the gateway and the RPC layer turn it into the reply.
+ */
+export interface HttpError {
+  status: number;
+  /** undefined = empty body */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export class HttpException extends Error {
+  constructor(readonly http: HttpError) {
+    super(
+      typeof http.body === 'object' && http.body && 'error' in http.body
+        ? String(http.body.error)
+        : `HTTP ${http.status}`,
+    );
+  }
+}
+
+export const isHttpException = (e: unknown): e is HttpException => e instanceof HttpException;
+
+const oauth = (
+  status: number,
+  error: string,
+  error_description: string,
+  headers?: Record<string, string>,
+): HttpError => ({
+  status,
+  body: { error, error_description },
+  headers,
+});
+const business = (
+  status: number,
+  error: string,
+  message: string,
+  headers?: Record<string, string>,
+): HttpError => ({
+  status,
+  body: { error, message },
+  headers,
+});
+
+export const BEARER_REALM = 'Bearer realm="opendelivery"';
+export const RETRY_AFTER = { 'Retry-After': '60' };
+
+export type FieldErrors = Record<string, string[]>;
+
+export const errors = {
+  // token endpoint (RFC 6749 bodies)
+  tokenInvalidRequest: (description: string) => oauth(400, 'invalid_request', description),
+  unsupportedGrantType: () => oauth(400, 'unsupported_grant_type', 'grant_type deve ser client_credentials.'),
+  /** Only `error`, no description: unknown client and wrong secret must be indistinguishable. */
+  invalidClient: (): HttpError => ({ status: 401, body: { error: 'invalid_client' } }),
+  tokenBodyTooLarge: () => oauth(413, 'invalid_request', 'O corpo da requisição excede 4096 bytes.'),
+  tokenUnsupportedMediaType: () =>
+    oauth(
+      415,
+      'invalid_request',
+      'Content-Type deve ser application/x-www-form-urlencoded ou application/json.',
+    ),
+  tokenRateLimited: () =>
+    oauth(
+      429,
+      'rate_limit_exceeded',
+      'Muitas falhas de autenticação. Tente novamente em 60 segundos.',
+      RETRY_AFTER,
+    ),
+
+  // bearer checks
+  /** No token, expired or invalid token: empty body. */
+  unauthenticated: (): HttpError => ({ status: 401, headers: { 'WWW-Authenticate': BEARER_REALM } }),
+  invalidToken: () =>
+    business(401, 'invalid_token', 'Credencial pausada ou revogada.', {
+      'WWW-Authenticate': `${BEARER_REALM}, error="invalid_token"`,
+    }),
+  insufficientScope: (scope: string) =>
+    business(403, 'insufficient_scope', `O token não tem o escopo necessário: ${scope}.`, {
+      'WWW-Authenticate': `${BEARER_REALM}, error="insufficient_scope", scope="${scope}"`,
+    }),
+
+  // business routes
+  invalidIdempotencyKey: () =>
+    business(400, 'invalid_idempotency_key', 'Idempotency-Key deve ter no máximo 128 caracteres.'),
+  invalidCancellationReason: () =>
+    business(
+      400,
+      'invalid_cancellation_reason',
+      'O motivo do cancelamento deve ter no máximo 500 caracteres.',
+    ),
+  orderNotFound: () => business(404, 'order_not_found', 'Pedido não encontrado.'),
+  idempotencyKeyReuse: () =>
+    business(409, 'idempotency_key_reuse', 'Idempotency-Key já usada com uma requisição diferente.'),
+  invalidTransition: (situation: string, action: string) =>
+    business(422, 'invalid_transition', `A ação ${action} não é permitida para um pedido em ${situation}.`),
+  rateLimited: () =>
+    business(
+      429,
+      'rate_limit_exceeded',
+      'Limite de requisições excedido. Tente novamente em 60 segundos.',
+      RETRY_AFTER,
+    ),
+
+  // RFC 9457-style bodies
+  notFound: (traceId: string): HttpError => ({
+    status: 404,
+    body: {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5',
+      title: 'Not Found',
+      status: 404,
+      traceId,
+    },
+  }),
+  validation: (fieldErrors: FieldErrors, traceId: string): HttpError => ({
+    status: 400,
+    body: {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+      title: 'One or more validation errors occurred.',
+      status: 400,
+      errors: fieldErrors,
+      traceId,
+    },
+  }),
+  payloadTooLarge: (traceId: string): HttpError => ({
+    status: 413,
+    body: {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.14',
+      title: 'Payload Too Large',
+      status: 413,
+      traceId,
+    },
+  }),
+  unsupportedMediaType: (traceId: string): HttpError => ({
+    status: 415,
+    body: {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.16',
+      title: 'Unsupported Media Type',
+      status: 415,
+      traceId,
+    },
+  }),
+  internal: (traceId: string): HttpError => ({
+    status: 500,
+    body: { error: 'internal_error', message: 'Erro interno. Tente novamente.', traceId },
+  }),
+  /** A dependency (Redis, a service) is unreachable: retryable. */
+  unavailable: (traceId: string): HttpError => ({
+    status: 503,
+    body: {
+      error: 'internal_error',
+      message: 'Serviço temporariamente indisponível. Tente novamente.',
+      traceId,
+    },
+    headers: { 'Retry-After': '1' },
+  }),
+
+  // admin API: { error, message }
+  admin: (status: number, error: string, message: string) => business(status, error, message),
+  adminValidation: (message: string, fieldErrors?: FieldErrors): HttpError => ({
+    status: 400,
+    body: { error: 'validation_error', message, ...(fieldErrors ? { errors: fieldErrors } : {}) },
+  }),
+  adminNotFound: (what: string) => business(404, 'not_found', `${what} não encontrado.`),
+  adminUnauthorized: () => business(401, 'unauthorized', 'Token de administração ausente ou inválido.'),
+};
+
+/** Turns zod-like issues into the `errors` map of ValidationProblemDetails. */
+export function fieldErrorsFromIssues(
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.length
+      ? issue.path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+          .join('.')
+          .replace(/\.\[/g, '[')
+      : '$';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+export * from './service.ts';
+import { type Config, ConfigError, loadConfig } from '@od/config';
+import { createLogger, type Logger } from '@od/logger';
+
+export interface ServiceHandle {
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+}
+
+export type StartFn<H extends ServiceHandle = ServiceHandle> = (
+  config: Config,
+  opts?: StartOptions,
+) => Promise<H>;
+
+/** Entry point of a service process: config from env, logger, graceful stop on SIGINT/SIGTERM. */
+export async function runMain(name: string, start: StartFn): Promise<void> {
+  let config: Config;
+  const log = createLogger(name);
+  try {
+    config = loadConfig(process.env, (m) => log.warn(m));
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      log.fatal(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  log.level = config.LOG_LEVEL;
+  let handle: ServiceHandle;
+  try {
+    handle = await start(config, { log });
+  } catch (e) {
+    log.fatal({ err: e }, `${name} failed to start`);
+    process.exit(1);
+  }
+  log.info(`${name} started`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, `${name} stopping`);
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await handle.stop().catch((e) => log.error({ err: e }, 'stop failed'));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,4 @@
+export * from './infra.ts';
+export * from './fixtures.ts';
+export * from './stack.ts';
+export * from './schema-agreement.ts';

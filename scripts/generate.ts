@@ -1,0 +1,24 @@
+// Generates every service's Prisma client. Prisma's native schema engine cannot be downloaded on
+// our machines and `generate` does not need it, so the CLI is pointed at a placeholder file.
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DB_SERVICES, ROOT } from './services.ts';
+
+const placeholder = path.join(os.tmpdir(), 'prisma-schema-engine-placeholder');
+if (!existsSync(placeholder)) writeFileSync(placeholder, '');
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? placeholder,
+  PRISMA_HIDE_UPDATE_MESSAGE: '1',
+};
+for (const s of DB_SERVICES) {
+  const dir = path.join(ROOT, 'services', s);
+  if (!existsSync(path.join(dir, 'prisma', 'schema.prisma'))) continue;
+  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'prisma'), ['generate'], {
+    cwd: dir,
+    env,
+    stdio: 'inherit',
+  });
+}

@@ -1,0 +1,50 @@
+import type { AuthContext, Scope } from '@od/contracts';
+import { errors } from '@od/errors';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { GatewayContext } from '../context.ts';
+import { sendError } from '../http/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: { merchant_id: string; client_id: string; scope: string };
+  }
+}
+
+/**
+ * Bearer check of a public route: a valid HS256 token (else 401, empty body), a credential that is
+ * still ACTIVE at this very moment (pushed status: else 401 invalid_token), and the route's scope
+ * (else 403 insufficient_scope).
+ */
+export function bearer(ctx: GatewayContext, scope: Scope): preHandlerAsyncHookHandler {
+  return async function checkBearer(request: FastifyRequest, reply: FastifyReply) {
+    const header = request.headers.authorization;
+    if (!header || !/^Bearer [A-Za-z0-9\-_.]+$/i.test(header))
+      return sendError(reply, errors.unauthenticated());
+    let claims: { merchant_id: string; client_id: string; scope: string };
+    try {
+      claims = await request.jwtVerify();
+    } catch {
+      return sendError(reply, errors.unauthenticated());
+    }
+    if (
+      typeof claims.client_id !== 'string' ||
+      typeof claims.merchant_id !== 'string' ||
+      typeof claims.scope !== 'string'
+    ) {
+      return sendError(reply, errors.unauthenticated());
+    }
+    const cred = ctx.credentials.get(claims.client_id);
+    if (!cred || cred.status !== 'ACTIVE' || cred.merchantId !== claims.merchant_id) {
+      return sendError(reply, errors.invalidToken());
+    }
+    const scopes = claims.scope.split(' ');
+    if (!scopes.includes(scope)) return sendError(reply, errors.insufficientScope(scope));
+    request.auth = { merchantId: claims.merchant_id, clientId: claims.client_id, scopes };
+  };
+}

@@ -1,0 +1,35 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { CredentialsView } from '@od/bus';
+import type { Config } from '@od/config';
+import type { Names } from '@od/contracts';
+import type { Logger } from '@od/logger';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+
+/** Everything a route module needs; built once at start. */
+export interface GatewayContext {
+  config: Config;
+  names: Names;
+  nc: NatsConnection;
+  redis: Redis;
+  credentials: CredentialsView;
+  log: Logger;
+}
+
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** One file per route family registers its routes through this signature. */
+export type RouteModule = (app: ZodApp, ctx: GatewayContext) => void;

@@ -1,0 +1,76 @@
+import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+export function sendError(reply: FastifyReply, e: HttpError): FastifyReply {
+  reply.code(e.status);
+  if (e.headers) reply.headers(e.headers);
+  if (e.body === undefined) return reply.send();
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(e.body));
+}
+
+/**
+ * Route families decide the body form of their errors (SPEC Errors table). A route declares its
+ * family in `config.family`; business routes are the default.
+ */
+export type RouteFamily = 'business' | 'token' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    family?: RouteFamily;
+  }
+}
+
+function familyOf(request: FastifyRequest): RouteFamily {
+  return request.routeOptions.config?.family ?? 'business';
+}
+
+/** Maps every failure, including fastify's own (parsing, size, validation), onto the catalogue. */
+export function installErrorHandling(app: FastifyInstance, listener: 'public' | 'admin'): void {
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, listener === 'admin' ? errors.adminNotFound('Rota') : errors.notFound(request.id)),
+  );
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (isHttpException(err)) return sendError(reply, err.http);
+    const family = familyOf(request);
+    const code = err.code;
+    const status = err.statusCode ?? 500;
+    if (family === 'token') {
+      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, errors.tokenBodyTooLarge());
+      if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+        return sendError(reply, errors.tokenUnsupportedMediaType());
+      if (status < 500) return sendError(reply, errors.tokenInvalidRequest('Corpo da requisição ilegível.'));
+    }
+    if (family === 'admin') {
+      if (hasZodFastifySchemaValidationErrors(err)) {
+        return sendError(
+          reply,
+          errors.adminValidation('Requisição inválida.', fieldErrorsFromIssues(err.validation.map(toIssue))),
+        );
+      }
+      if (status < 500) return sendError(reply, errors.admin(status, 'bad_request', err.message));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      // a path parameter that is not a GUID means "no such resource"
+      if (err.validationContext === 'params') return sendError(reply, errors.notFound(request.id));
+      return sendError(
+        reply,
+        errors.validation(fieldErrorsFromIssues(err.validation.map(toIssue)), request.id),
+      );
+    }
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, errors.payloadTooLarge(request.id));
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return sendError(reply, errors.unsupportedMediaType(request.id));
+    if (status >= 400 && status < 500) {
+      return sendError(reply, errors.validation({ $: [err.message] }, request.id));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, errors.internal(request.id));
+  });
+}
+
+function toIssue(v: { instancePath?: string; message?: string; params?: unknown }) {
+  const issue = (v.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined)?.issue;
+  const path = issue?.path ?? (v.instancePath ?? '').split('/').filter(Boolean);
+  return { path, message: issue?.message ?? v.message ?? 'invalid' };
+}

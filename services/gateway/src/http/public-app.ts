@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import fastifyJwt from '@fastify/jwt';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { GatewayContext, ZodApp } from '../context.ts';
+import { publicRoutes } from '../routes/mod.ts';
+import { installErrorHandling } from './errors.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
+
+/** Shared by both listeners: request id from `x-request-id` when sane, pino logger, zod compilers. */
+export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyLimit: number): ZodApp {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    logController: new LogController({
+      disableRequestLogging: ctx.config.LOG_LEVEL !== 'debug' && ctx.config.LOG_LEVEL !== 'trace',
+    }),
+    bodyLimit,
+    trustProxy: ctx.config.TRUST_PROXY ? ctx.config.TRUST_PROXY.split(',').map((s) => s.trim()) : false,
+    genReqId: (req) => {
+      const h = req.headers['x-request-id'];
+      return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app as unknown as FastifyInstance, listener);
+  return app as unknown as ZodApp;
+}
+
+/** The public listener: SPEC routes, OpenAPI document and docs page. */
+export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
+  const app = baseApp(ctx, 'public', 64 * 1024);
+  await app.register(fastifyJwt, {
+    secret: ctx.config.JWT_SECRET,
+    verify: { algorithms: ['HS256'] },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Open Delivery Order and Merchant API',
+        version: '1.4.0',
+        description: 'Open Delivery 1.4.0 (Order and Merchant modules) with the extensions of this service.',
+      },
+      servers: [{ url: ctx.config.PUBLIC_BASE_URL }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  for (const register of publicRoutes) register(app, ctx);
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { AddressInfo } from 'node:net';
+import { connectBus, openCredentialsKv, watchCredentials } from '@od/bus';
+import type { Config } from '@od/config';
+import { names } from '@od/contracts';
+import { createLogger } from '@od/logger';
+import { runMain, type ServiceHandle, type StartOptions } from '@od/runtime';
+import { Redis } from 'ioredis';
+import type { GatewayContext } from './context.ts';
+import { buildAdminApp } from './http/admin-app.ts';
+import { buildPublicApp } from './http/public-app.ts';
+
+export interface GatewayHandle extends ServiceHandle {
+  publicUrl: string;
+  adminUrl: string;
+  ctx: GatewayContext;
+}
+
+export async function start(config: Config, opts: StartOptions = {}): Promise<GatewayHandle> {
+  const log = opts.log ?? createLogger('gateway', config.LOG_LEVEL);
+  const n = names(config.NATS_PREFIX);
+  const nc = await connectBus(config.NATS_URL, 'gateway', log);
+  const redis = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+  });
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  const credentials = await watchCredentials(await openCredentialsKv(nc, n), log);
+  await credentials.ready;
+  const ctx: GatewayContext = { config, names: n, nc, redis, credentials, log };
+  const pub = await buildPublicApp(ctx);
+  const admin = await buildAdminApp(ctx);
+  await pub.listen({ host: config.HOST, port: config.PORT });
+  await admin.listen({ host: config.HOST, port: config.ADMIN_PORT });
+  const url = (a: AddressInfo) => `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  return {
+    publicUrl: url(pub.server.address() as AddressInfo),
+    adminUrl: url(admin.server.address() as AddressInfo),
+    ctx,
+    async stop() {
+      await Promise.allSettled([pub.close(), admin.close()]);
+      credentials.stop();
+      redis.disconnect();
+      await nc.drain().catch(() => {});
+    },
+  };
+}
+
+export const main = () => runMain('gateway', start);
