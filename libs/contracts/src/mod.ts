@@ -3,3 +3,4 @@ export * from './rpc.ts';
 export * from './events.ts';
 export * from './credentials.ts';
 export * from './ids.ts';
+export * from './ops.ts';

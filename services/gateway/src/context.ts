@@ -12,6 +12,8 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import type { Idempotency } from './idempotency/idempotency.ts';
+import type { Limiter } from './limits/limiter.ts';
 
 /** Everything a route module needs; built once at start. */
 export interface GatewayContext {
@@ -21,6 +23,8 @@ export interface GatewayContext {
   redis: Redis;
   credentials: CredentialsView;
   log: Logger;
+  limiter: Limiter;
+  idempotency: Idempotency;
 }
 
 export type ZodApp = FastifyInstance<

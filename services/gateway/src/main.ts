@@ -6,6 +6,8 @@ import { createLogger } from '@od/logger';
 import { runMain, type ServiceHandle, type StartOptions } from '@od/runtime';
 import { Redis } from 'ioredis';
 import type { GatewayContext } from './context.ts';
+import { createIdempotency } from './idempotency/idempotency.ts';
+import { createLimiter } from './limits/limiter.ts';
 import { buildAdminApp } from './http/admin-app.ts';
 import { buildPublicApp } from './http/public-app.ts';
 
@@ -27,7 +29,16 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const credentials = await watchCredentials(await openCredentialsKv(nc, n), log);
   await credentials.ready;
-  const ctx: GatewayContext = { config, names: n, nc, redis, credentials, log };
+  const ctx: GatewayContext = {
+    config,
+    names: n,
+    nc,
+    redis,
+    credentials,
+    log,
+    limiter: createLimiter(redis, config.NATS_PREFIX, config.RATE_LIMIT_ENABLED),
+    idempotency: createIdempotency(redis, config.NATS_PREFIX),
+  };
   const pub = await buildPublicApp(ctx);
   const admin = await buildAdminApp(ctx);
   await pub.listen({ host: config.HOST, port: config.PORT });

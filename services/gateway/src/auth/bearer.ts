@@ -45,6 +45,9 @@ export function bearer(ctx: GatewayContext, scope: Scope): preHandlerAsyncHookHa
     }
     const scopes = claims.scope.split(' ');
     if (!scopes.includes(scope)) return sendError(reply, errors.insufficientScope(scope));
+    const limit = await ctx.limiter.credential(claims.client_id);
+    reply.headers(limit.headers);
+    if (!limit.allowed) return sendError(reply, errors.rateLimited());
     request.auth = { merchantId: claims.merchant_id, clientId: claims.client_id, scopes };
   };
 }
