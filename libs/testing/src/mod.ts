@@ -2,3 +2,4 @@ export * from './infra.ts';
 export * from './fixtures.ts';
 export * from './stack.ts';
 export * from './schema-agreement.ts';
+export * from './tokens.ts';

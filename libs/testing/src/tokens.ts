@@ -1,0 +1,44 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { openCredentialsKv } from '@od/bus';
+import { type CredentialRecord, names, type Scope, SCOPES } from '@od/contracts';
+import { connect } from '@nats-io/transport-node';
+import { createSigner } from 'fast-jwt';
+import type { TestStack } from './stack.ts';
+
+/**
+ * A credential written straight into the credentials KV bucket and a token signed with the stack's
+ * JWT secret: lets a service's tests call public routes without going through the auth service.
+ * Tests of auth itself use the real token endpoint.
+ */
+export async function issueTestToken(
+  stack: TestStack,
+  opts: { merchantId?: string; scopes?: Scope[]; record?: Partial<CredentialRecord> } = {},
+): Promise<{ token: string; clientId: string; merchantId: string; record: CredentialRecord }> {
+  const merchantId = opts.merchantId ?? randomUUID();
+  const clientId = `odc_${randomBytes(12).toString('hex')}`;
+  const now = new Date().toISOString();
+  const record: CredentialRecord = {
+    clientId,
+    merchantId,
+    name: 'test credential',
+    scopes: opts.scopes ?? [...SCOPES],
+    status: 'ACTIVE',
+    deliveryMode: 'POLLING',
+    webhookUrl: null,
+    includeMarketplaceOrders: true,
+    createdAt: now,
+    updatedAt: now,
+    ...opts.record,
+  };
+  const nc = await connect({ servers: stack.config.NATS_URL });
+  try {
+    const kv = await openCredentialsKv(nc, names(stack.config.NATS_PREFIX));
+    const rev = await kv.put(clientId, JSON.stringify(record));
+    await Promise.all(stack.gateways.map((g) => g.ctx.credentials.waitForRevision(rev)));
+  } finally {
+    await nc.close();
+  }
+  const sign = createSigner({ key: stack.config.JWT_SECRET, algorithm: 'HS256', expiresIn: 3600_000 });
+  const token = sign({ merchant_id: merchantId, client_id: clientId, scope: record.scopes.join(' ') });
+  return { token, clientId, merchantId, record };
+}
