@@ -1,0 +1,80 @@
+import { type Command, Option } from 'commander';
+import { type Ctx, enc, parseJsonObject, UsageError } from '../lib/context.ts';
+
+export const ALL_SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'];
+const MODES = ['POLLING', 'WEBHOOK', 'BOTH'];
+
+export function registerCredential(program: Command, ctx: Ctx): void {
+  const cred = program.command('credential').description("a store's API credentials");
+
+  cred
+    .command('create <merchantId>')
+    .description('POST /admin/v1/merchants/{merchantId}/credentials (secrets are shown only here)')
+    .option('--name <name>', 'credential name', 'odctl')
+    .option('--scopes <list>', 'comma separated scopes', ALL_SCOPES.join(','))
+    .addOption(new Option('--mode <mode>', 'delivery mode').choices(MODES).default('POLLING'))
+    .option('--webhook-url <url>', 'HTTPS URL, required for WEBHOOK and BOTH')
+    .option('--marketplace', 'include marketplace-channel orders in the feed')
+    .action(
+      async (
+        merchantId: string,
+        o: { name: string; scopes: string; mode: string; webhookUrl?: string; marketplace?: boolean },
+      ) => {
+        const scopes = o.scopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        if (!scopes.length) throw new UsageError('--scopes needs at least one scope');
+        const body: Record<string, unknown> = { name: o.name, scopes, deliveryMode: o.mode };
+        if (o.webhookUrl) body.webhookUrl = o.webhookUrl;
+        if (o.marketplace) body.includeMarketplaceOrders = true;
+        ctx.print(
+          await ctx.client().request('POST', `/admin/v1/merchants/${enc(merchantId)}/credentials`, body),
+        );
+      },
+    );
+
+  cred
+    .command('list <merchantId>')
+    .description('GET /admin/v1/merchants/{merchantId}/credentials (never secrets)')
+    .action(async (merchantId: string) =>
+      ctx.print(await ctx.client().request('GET', `/admin/v1/merchants/${enc(merchantId)}/credentials`)),
+    );
+
+  for (const op of ['pause', 'resume', 'revoke'] as const) {
+    cred
+      .command(`${op} <clientId>`)
+      .description(`POST /admin/v1/credentials/{clientId}/${op}${op === 'revoke' ? ' (permanent)' : ''}`)
+      .action(async (clientId: string) =>
+        ctx.print(await ctx.client().request('POST', `/admin/v1/credentials/${enc(clientId)}/${op}`)),
+      );
+  }
+
+  cred
+    .command('rename <clientId> <name>')
+    .description('PATCH /admin/v1/credentials/{clientId} { name }')
+    .action(async (clientId: string, name: string) =>
+      ctx.print(await ctx.client().request('PATCH', `/admin/v1/credentials/${enc(clientId)}`, { name })),
+    );
+
+  cred
+    .command('update <clientId>')
+    .description(
+      'PATCH /admin/v1/credentials/{clientId}: name, webhookUrl, deliveryMode, includeMarketplaceOrders',
+    )
+    .requiredOption('--json <object>', 'fields to change; saving webhookUrl returns a new webhookSecret')
+    .action(async (clientId: string, o: { json: string }) =>
+      ctx.print(
+        await ctx
+          .client()
+          .request('PATCH', `/admin/v1/credentials/${enc(clientId)}`, parseJsonObject(o.json)),
+      ),
+    );
+
+  cred
+    .command('rotate-webhook-secret <clientId>')
+    .description('POST /admin/v1/credentials/{clientId}/webhook-secret -> { webhookSecret }')
+    .action(async (clientId: string) =>
+      ctx.print(await ctx.client().request('POST', `/admin/v1/credentials/${enc(clientId)}/webhook-secret`)),
+    );
+}

@@ -1,0 +1,109 @@
+import { type Command, Option } from 'commander';
+import { type Ctx, enc, parseJsonObject } from '../lib/context.ts';
+
+export const ORDER_ACTIONS = [
+  'confirm',
+  'startPreparation',
+  'readyForPickup',
+  'dispatch',
+  'pickedUp',
+  'delivered',
+  'requestCancellation',
+];
+
+export function registerOrder(program: Command, ctx: Ctx): void {
+  const order = program.command('order').description('orders, as an ordering channel or the merchant panel');
+
+  order
+    .command('create <merchantId>')
+    .description('POST /admin/v1/merchants/{merchantId}/orders: create an order as a channel would')
+    .addOption(
+      new Option('--type <type>', 'order type')
+        .choices(['DELIVERY', 'TAKEOUT', 'INDOOR'])
+        .default('DELIVERY'),
+    )
+    .addOption(
+      new Option('--channel <channel>', 'ordering channel').choices([
+        'DIGITAL_MENU',
+        'APP',
+        'TABLE',
+        'MARKETPLACE',
+      ]),
+    )
+    .option('--payment-pending', 'online payment pending: the order waits in PENDING_PAYMENT')
+    .option(
+      '--json <object>',
+      'more order fields (items, customer, delivery, schedule...), merged into the body',
+    )
+    .action(
+      async (
+        merchantId: string,
+        o: { type: string; channel?: string; paymentPending?: boolean; json?: string },
+      ) => {
+        const body: Record<string, unknown> = { type: o.type };
+        if (o.channel) body.channel = o.channel;
+        if (o.paymentPending) body.paymentPending = true;
+        Object.assign(body, parseJsonObject(o.json));
+        ctx.print(await ctx.client().request('POST', `/admin/v1/merchants/${enc(merchantId)}/orders`, body));
+      },
+    );
+
+  order
+    .command('pay <orderId>')
+    .description(
+      'POST /admin/v1/orders/{orderId}/payment: online payment confirmed (PENDING_PAYMENT -> PENDING)',
+    )
+    .action(async (orderId: string) =>
+      ctx.print(await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/payment`)),
+    );
+
+  order
+    .command('action <orderId> <action>')
+    .description(`POST /admin/v1/orders/{orderId}/{action}: a panel click (${ORDER_ACTIONS.join(', ')})`)
+    .option('--json <object>', 'body (e.g. a cancellation reason)')
+    .action(async (orderId: string, action: string, o: { json?: string }) =>
+      ctx.print(
+        await ctx
+          .client()
+          .request(
+            'POST',
+            `/admin/v1/orders/${enc(orderId)}/${enc(action)}`,
+            o.json ? parseJsonObject(o.json) : undefined,
+          ),
+      ),
+    );
+
+  order
+    .command('cancel <orderId>')
+    .description('POST /admin/v1/orders/{orderId}/cancel: cancellation by the customer or the merchant')
+    .addOption(new Option('--by <who>', 'who cancels').choices(['CUSTOMER', 'MERCHANT']).default('MERCHANT'))
+    .option('--reason <text>', 'cancellation reason')
+    .action(async (orderId: string, o: { by: string; reason?: string }) => {
+      const body: Record<string, unknown> = { by: o.by };
+      if (o.reason) body.reason = o.reason;
+      ctx.print(await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/cancel`, body));
+    });
+
+  order
+    .command('edit <orderId>')
+    .description('PATCH /admin/v1/orders/{orderId}: edit content (emits MODIFIED)')
+    .requiredOption('--json <object>', 'fields to change')
+    .action(async (orderId: string, o: { json: string }) =>
+      ctx.print(
+        await ctx.client().request('PATCH', `/admin/v1/orders/${enc(orderId)}`, parseJsonObject(o.json)),
+      ),
+    );
+
+  order
+    .command('courier <orderId> <eventType>')
+    .description('POST /admin/v1/orders/{orderId}/courier: courier tracking (COURIER_ASSIGNED, ...)')
+    .option('--json <object>', 'the delivery block', '{}')
+    .action(async (orderId: string, eventType: string, o: { json: string }) =>
+      ctx.print(
+        await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/courier`, {
+          eventType,
+          delivery: parseJsonObject(o.json),
+        }),
+      ),
+    );
+}

@@ -1,0 +1,112 @@
+import { startStack, type TestStack } from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from './odctl.ts';
+
+/** Runs odctl in-process against the test stack's admin listener; captures stdout and stderr. */
+async function odctl(stack: TestStack, ...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(['--url', stack.gateway.adminUrl, '--token', stack.config.ADMIN_TOKEN, ...args], {
+    out: (t) => void (stdout += t),
+    err: (t) => void (stderr += t),
+    env: {},
+  });
+  const json = (s: string) => (s.trim() ? JSON.parse(s) : undefined);
+  return { code, stdout, stderr, out: json(stdout), err: json(stderr) };
+}
+
+describe('odctl', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('health prints every service as ok', async () => {
+    const r = await odctl(stack, 'health');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toEqual({
+      status: 'ok',
+      services: { auth: 'ok', catalog: 'ok', orders: 'ok', feed: 'ok', webhook: 'ok' },
+    });
+  });
+
+  it('a wrong admin token is a JSON error on stderr with exit code 1', async () => {
+    let stderr = '';
+    const code = await run(['--url', stack.gateway.adminUrl, '--token', 'wrong-token-0123456789', 'health'], {
+      out: () => {},
+      err: (t) => void (stderr += t),
+      env: {},
+    });
+    expect(code).toBe(1);
+    expect(JSON.parse(stderr)).toMatchObject({ status: 401, error: 'unauthorized' });
+  });
+
+  it('usage mistakes and an unreachable API are JSON errors with exit code 1', async () => {
+    const usage = await odctl(stack, 'store', 'menu', 'set', 'x');
+    expect(usage.code).toBe(1);
+    expect(usage.err).toMatchObject({ error: 'usage' });
+    const unknown = await odctl(stack, 'no-such-command');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatchObject({ error: 'usage' });
+    let stderr = '';
+    const code = await run(['--url', 'http://127.0.0.1:1', 'health'], {
+      out: () => {},
+      err: (t) => void (stderr += t),
+      env: {},
+    });
+    expect(code).toBe(1);
+    expect(JSON.parse(stderr)).toMatchObject({ error: 'connection_failed' });
+  });
+
+  it('store create --test creates a test store that store get reads back', async () => {
+    const created = await odctl(stack, 'store', 'create', '--test', '--name', 'Loja CLI');
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.out.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.out.name).toBe('Loja CLI');
+    const got = await odctl(stack, 'store', 'get', created.out.id);
+    expect(got.code).toBe(0);
+    expect(got.out).toMatchObject({ id: created.out.id, name: 'Loja CLI' });
+  });
+
+  it('demo gives a store, a credential and curl lines that work against the public API', async () => {
+    const r = await odctl(stack, 'demo', '--public-url', stack.gateway.publicUrl);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const d = r.out;
+    expect(d.merchantId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(d.clientId).toMatch(/^odc_[0-9a-f]{24}$/);
+    expect(typeof d.clientSecret).toBe('string');
+    for (const step of ['token', 'merchant', 'menu', 'poll', 'ack']) {
+      expect(d.curl[step]).toContain(stack.gateway.publicUrl);
+    }
+    expect(d.curl.token).toContain(d.clientId);
+    expect(d.curl.merchant).toContain(`/v1/merchant/${d.merchantId}`);
+
+    // the printed secrets really work: token (form body, as in the curl line), merchant, menu
+    const tokenRes = await stack.api('/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: d.clientId,
+        client_secret: d.clientSecret,
+      }).toString(),
+    });
+    expect(tokenRes.status).toBe(200);
+    const { access_token: token, scope } = (await tokenRes.json()) as { access_token: string; scope: string };
+    expect(scope.split(' ').sort()).toEqual(['catalog:read', 'merchant:read', 'orders:read', 'orders:write']);
+    const auth = { authorization: `Bearer ${token}` };
+    const merchant = await stack.api(`/v1/merchant/${d.merchantId}`, { headers: auth });
+    expect(merchant.status).toBe(200);
+    expect(((await merchant.json()) as { id: string }).id).toBe(d.merchantId);
+    const menus = await stack.api(`/v1/merchant/${d.merchantId}/menus`, { headers: auth });
+    expect(menus.status).toBe(200);
+    const [menu] = (await menus.json()) as { items: unknown[] }[];
+    expect(menu.items.length).toBeGreaterThan(0);
+  });
+});
