@@ -36,8 +36,8 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     redis,
     credentials,
     log,
-    limiter: createLimiter(redis, config.NATS_PREFIX, config.RATE_LIMIT_ENABLED),
-    idempotency: createIdempotency(redis, config.NATS_PREFIX),
+    limiter: createLimiter(redis, config.NATS_PREFIX, config.RATE_LIMIT_ENABLED, log),
+    idempotency: createIdempotency(redis, config.NATS_PREFIX, { log }),
   };
   const pub = await buildPublicApp(ctx);
   const admin = await buildAdminApp(ctx);

@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { GatewayContext, ZodApp } from '../context.ts';
 import { publicRoutes } from '../routes/mod.ts';
+import { registerCors } from './cors.ts';
 import { installErrorHandling } from './errors.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
@@ -42,6 +43,7 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
 /** The public listener: SPEC routes, OpenAPI document and docs page. */
 export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
   const app = baseApp(ctx, 'public', 64 * 1024);
+  await registerCors(app as unknown as FastifyInstance, ctx);
   await app.register(fastifyJwt, {
     secret: ctx.config.JWT_SECRET,
     verify: { algorithms: ['HS256'] },

@@ -1,11 +1,30 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { RpcReply } from '@od/bus';
+import { names } from '@od/contracts';
+import { errors, HttpException, isHttpException } from '@od/errors';
+import type { Logger } from '@od/logger';
 import type { FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Redis, Result } from 'ioredis';
 
 /**
- * Idempotency-Key on actions (SPEC): per credential, 24 h, replay of 202/404/422, 409 on reuse
- * with another request, 400 over 128 characters, concurrent same-key requests execute once.
- * PLACEHOLDER: executes every time; the orders issue replaces the implementation, not the interface.
+ * Idempotency-Key on actions (SPEC "Idempotency-Key"), stored in Redis so every gateway replica
+ * sees the same records.
+ *
+ * - Scope: per credential (`request.auth.clientId`) and key; records live 24 hours.
+ * - Same key + same request (method, path, route fingerprint: action and body) -> the recorded
+ *   status, headers and body are replayed without executing (plus `Idempotent-Replayed: true`).
+ * - Same key + another request -> 409 idempotency_key_reuse (also while the first is still running).
+ * - Key longer than 128 characters (or empty) -> 400 invalid_idempotency_key, nothing executed.
+ * - Recorded: every answer below 500 (SPEC names 202, 404 and 422; 400/409 are deterministic too).
+ *   5xx (and an exception) is not recorded: the key is released and a repetition really executes.
+ * - Concurrency: the first request takes a lock (`SET NX PX`, one Lua round trip that also returns
+ *   an existing record). Others with the same key and request poll Redis (10 -> 100 ms backoff) and
+ *   replay the first answer once recorded; if the first failed (5xx) one of them takes the lock and
+ *   executes. A waiter gives up after WAIT_MS with 503 (retryable, Retry-After: 1): the first
+ *   request is still running. The lock outlives the RPC timeout (10 s), so it cannot expire while
+ *   the first execution may still succeed; a gateway crash mid-execution frees the key after LOCK_MS.
+ * - Redis unreachable: a request carrying a key answers 503 (retryable) and nothing is executed,
+ *   rather than risking a double execution. Requests without the header just execute.
  */
 export interface Idempotency {
   /**
@@ -16,6 +35,185 @@ export interface Idempotency {
   run(request: FastifyRequest, fingerprint: string, execute: () => Promise<RpcReply>): Promise<RpcReply>;
 }
 
-export function createIdempotency(_redis: Redis, _prefix: string): Idempotency {
-  return { run: (_req, _fp, execute) => execute() };
+export const MAX_KEY_LENGTH = 128;
+export const RECORD_TTL_SECONDS = 24 * 60 * 60;
+export const LOCK_MS = 30_000;
+export const WAIT_MS = 15_000;
+const REDIS_TIMEOUT_MS = 1_000;
+export const REPLAY_HEADER = 'idempotent-replayed';
+
+export interface IdempotencyOptions {
+  log?: Logger;
+  lockMs?: number;
+  waitMs?: number;
+}
+
+type Pending = { s: 'p'; fp: string; o: string };
+type Done = { s: 'd'; fp: string; st: number; h: Record<string, string>; b: string };
+type Entry = Pending | Done;
+
+/** Returns the existing entry, or sets ARGV[1] with a PX of ARGV[2] ms and returns nil. */
+const ACQUIRE_LUA = `
+local v = redis.call('GET', KEYS[1])
+if v then return v end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false
+`;
+/** Compare-and-set: only the lock holder (exact pending value ARGV[1]) records ARGV[2] or deletes (''). */
+const COMPLETE_LUA = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end
+return 1
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    odIdemAcquire(key: string, pending: string, lockMs: number): Result<string | null, Context>;
+    odIdemComplete(key: string, pending: string, value: string, ttlSeconds: number): Result<number, Context>;
+  }
+}
+
+/** The Idempotency-Key header: undefined when absent; throws 400 when unusable. */
+export function readKey(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH)
+    throw new HttpException(errors.invalidIdempotencyKey());
+  return key;
+}
+
+export function fingerprintOf(request: FastifyRequest, fingerprint: string): string {
+  const path = request.url.split('?', 1)[0];
+  return createHash('sha256').update(`${request.method} ${path}\n${fingerprint}`).digest('base64url');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function bounded<T>(p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('redis timeout')), REDIS_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function replyOf(e: Done): RpcReply {
+  return {
+    status: e.st,
+    headers: { ...e.h, [REPLAY_HEADER]: 'true' },
+    body: new Uint8Array(Buffer.from(e.b, 'base64')),
+  };
+}
+
+function replyFromException(e: HttpException): RpcReply {
+  const { status, headers, body } = e.http;
+  return {
+    status,
+    headers: headers ?? {},
+    body: body === undefined ? new Uint8Array(0) : new TextEncoder().encode(JSON.stringify(body)),
+  };
+}
+
+export function createIdempotency(redis: Redis, prefix: string, opts: IdempotencyOptions = {}): Idempotency {
+  const n = names(prefix);
+  const lockMs = opts.lockMs ?? LOCK_MS;
+  const waitMs = opts.waitMs ?? WAIT_MS;
+  const log = opts.log;
+  if (typeof (redis as Partial<Redis>).odIdemAcquire !== 'function') {
+    redis.defineCommand('odIdemAcquire', { numberOfKeys: 1, lua: ACQUIRE_LUA });
+    redis.defineCommand('odIdemComplete', { numberOfKeys: 1, lua: COMPLETE_LUA });
+  }
+
+  const unavailable = (request: FastifyRequest, err: unknown) => {
+    (log ?? request.log).error(
+      { err: (err as Error).message, traceId: request.id },
+      'idempotency store unavailable: refusing a keyed request',
+    );
+    return new HttpException(errors.unavailable(request.id));
+  };
+
+  async function finish(
+    request: FastifyRequest,
+    rkey: string,
+    pending: string,
+    fp: string,
+    reply: RpcReply | undefined,
+  ): Promise<void> {
+    let value = '';
+    if (reply && reply.status < 500) {
+      const done: Done = {
+        s: 'd',
+        fp,
+        st: reply.status,
+        h: reply.headers,
+        b: Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength).toString('base64'),
+      };
+      value = JSON.stringify(done);
+    }
+    try {
+      const ok = await bounded(redis.odIdemComplete(rkey, pending, value, RECORD_TTL_SECONDS));
+      if (ok !== 1)
+        (log ?? request.log).warn({ traceId: request.id }, 'idempotency lock lost before recording');
+    } catch (e) {
+      // executed, but not recorded: the answer is still sent; the lock expires after LOCK_MS
+      (log ?? request.log).error(
+        { err: (e as Error).message, traceId: request.id },
+        'idempotency record not stored',
+      );
+    }
+  }
+
+  return {
+    async run(request, fingerprint, execute) {
+      const key = readKey(request);
+      if (key === undefined) return execute();
+      const clientId = request.auth?.clientId ?? 'anonymous';
+      const rkey = n.redis(`idem:${clientId}:${key}`);
+      const fp = fingerprintOf(request, fingerprint);
+      const mine: Pending = { s: 'p', fp, o: randomBytes(12).toString('base64url') };
+      const pending = JSON.stringify(mine);
+      const deadline = Date.now() + waitMs;
+      let delay = 10;
+      for (;;) {
+        let existing: string | null;
+        try {
+          existing = await bounded(redis.odIdemAcquire(rkey, pending, lockMs));
+        } catch (e) {
+          throw unavailable(request, e);
+        }
+        if (existing === null) break; // the lock is ours: execute
+        let entry: Entry;
+        try {
+          entry = JSON.parse(existing) as Entry;
+        } catch {
+          throw unavailable(request, new Error('unreadable idempotency record'));
+        }
+        if (entry.fp !== fp) throw new HttpException(errors.idempotencyKeyReuse());
+        if (entry.s === 'd') return replyOf(entry);
+        // same request still executing elsewhere: wait for its answer
+        if (Date.now() >= deadline) {
+          (log ?? request.log).warn({ traceId: request.id }, 'idempotency wait exceeded');
+          throw new HttpException(errors.unavailable(request.id));
+        }
+        await sleep(delay);
+        delay = Math.min(100, Math.ceil(delay * 1.5));
+      }
+      let result: RpcReply;
+      try {
+        result = await execute();
+      } catch (e) {
+        await finish(request, rkey, pending, fp, isHttpException(e) ? replyFromException(e) : undefined);
+        throw e;
+      }
+      await finish(request, rkey, pending, fp, result);
+      return result;
+    },
+  };
 }

@@ -1,13 +1,32 @@
-import type { Redis } from 'ioredis';
+import { names } from '@od/contracts';
+import type { Logger } from '@od/logger';
+import type { Redis, Result } from 'ioredis';
+import { SLIDING_LOG_LUA } from './sliding-log.ts';
 
 /**
- * Rate limits of SPEC's Limits table, exact across gateway replicas (Redis).
- * PLACEHOLDER: always allows; issue 6 replaces the implementation, not the interface.
+ * Rate limits of SPEC's Limits table, exact across any number of gateway replicas.
+ *
+ * Algorithm: a sliding log per bucket (Redis sorted set of accepted-request timestamps), checked and
+ * updated by one Lua script = ONE Redis round trip per check, with the time read inside Redis
+ * (`TIME`), so gateway clocks never matter. "N per minute" holds for EVERY 60-second window (no
+ * fixed-window double burst, no leaky-bucket refill inside the minute): the N+1st request inside any
+ * minute is refused. Refused requests are not logged, so a client hammering a closed bucket gets its
+ * quota back 60 s after its oldest accepted call.
+ *
+ * Redis unreachable or slow (> REDIS_TIMEOUT_MS): fail OPEN (serve), log an error and count it in
+ * `stats().failOpen`.
  */
 export interface LimitDecision {
   allowed: boolean;
   /** headers to add to the response (IETF RateLimit-Policy / RateLimit) */
   headers: Record<string, string>;
+}
+
+export interface LimiterStats {
+  /** checks answered "allowed" because Redis could not be asked */
+  failOpen: number;
+  /** checks refused (429) */
+  refused: number;
 }
 
 export interface Limiter {
@@ -17,9 +36,103 @@ export interface Limiter {
   tokenIp(ip: string): Promise<LimitDecision>;
   /** called on a failed authentication (401 invalid_client) at the token endpoint; 10 per minute */
   authFailure(clientId: string): Promise<LimitDecision>;
+  /** counters since start (fail-open events, refusals) */
+  stats(): LimiterStats;
 }
 
-export function createLimiter(_redis: Redis, _prefix: string, _enabled: boolean): Limiter {
-  const allow = async (): Promise<LimitDecision> => ({ allowed: true, headers: {} });
-  return { credential: allow, tokenIp: allow, authFailure: allow };
+export interface Policy {
+  /** name used in the RateLimit headers and in the Redis key */
+  name: string;
+  /** requests allowed in any window */
+  limit: number;
+  windowSeconds: number;
+}
+
+export const POLICIES = {
+  credential: { name: 'credential', limit: 600, windowSeconds: 60 },
+  tokenIp: { name: 'token-ip', limit: 60, windowSeconds: 60 },
+  authFailure: { name: 'auth-failure', limit: 10, windowSeconds: 60 },
+} as const satisfies Record<string, Policy>;
+
+/** Bound on one limiter round trip before failing open. */
+export const REDIS_TIMEOUT_MS = 500;
+
+/** Result of the script: [allowed 0|1, remaining, microseconds until a slot frees (0 = now)]. */
+export type ScriptResult = [number, number, number];
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    odSlidingLog(
+      key: string,
+      limit: number,
+      windowMs: number,
+      nowMicros?: number,
+    ): Result<ScriptResult, Context>;
+  }
+}
+
+/** Registers the script on a client (idempotent); ioredis uses EVALSHA with an EVAL fallback. */
+export function defineLimiterScript(redis: Redis): void {
+  if (typeof (redis as Partial<Redis>).odSlidingLog === 'function') return;
+  redis.defineCommand('odSlidingLog', { numberOfKeys: 1, lua: SLIDING_LOG_LUA });
+}
+
+/** IETF draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy` and `RateLimit` fields. */
+export function rateLimitHeaders(policy: Policy, remaining: number, resetMicros: number) {
+  const t = Math.max(0, Math.ceil(resetMicros / 1_000_000));
+  return {
+    'RateLimit-Policy': `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
+    RateLimit: `"${policy.name}";r=${Math.max(0, remaining)};t=${t}`,
+  };
+}
+
+const ALLOW_SILENTLY: LimitDecision = Object.freeze({
+  allowed: true,
+  headers: Object.freeze({}),
+}) as LimitDecision;
+
+export function createLimiter(redis: Redis, prefix: string, enabled: boolean, log?: Logger): Limiter {
+  const counters: LimiterStats = { failOpen: 0, refused: 0 };
+  const stats = () => ({ ...counters });
+  if (!enabled) {
+    const allow = async () => ALLOW_SILENTLY;
+    return { credential: allow, tokenIp: allow, authFailure: allow, stats };
+  }
+  defineLimiterScript(redis);
+  const n = names(prefix);
+  const key = (policy: Policy, id: string) => n.redis(`rl:${policy.name}:${id}`);
+
+  async function check(policy: Policy, id: string): Promise<LimitDecision> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const r = await Promise.race([
+        redis.odSlidingLog(key(policy, id), policy.limit, policy.windowSeconds * 1000),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`redis timeout after ${REDIS_TIMEOUT_MS} ms`)),
+            REDIS_TIMEOUT_MS,
+          );
+        }),
+      ]);
+      const allowed = r[0] === 1;
+      if (!allowed) counters.refused++;
+      return { allowed, headers: rateLimitHeaders(policy, r[1], r[2]) };
+    } catch (e) {
+      counters.failOpen++;
+      log?.error(
+        { err: (e as Error).message, policy: policy.name, failOpen: counters.failOpen },
+        'rate limiter unavailable: failing open',
+      );
+      return ALLOW_SILENTLY;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    credential: (clientId) => check(POLICIES.credential, clientId),
+    tokenIp: (ip) => check(POLICIES.tokenIp, ip),
+    authFailure: (clientId) => check(POLICIES.authFailure, clientId),
+    stats,
+  };
 }

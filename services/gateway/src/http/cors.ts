@@ -1,0 +1,45 @@
+import fastifyCors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import type { GatewayContext } from '../context.ts';
+
+/** Request headers a browser on the developer portal may send. */
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
+/** Response headers the portal's scripts may read. */
+export const CORS_EXPOSED_HEADERS = [
+  'x-request-id',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'WWW-Authenticate',
+  'Idempotent-Replayed',
+];
+export const CORS_METHODS = ['GET', 'POST', 'OPTIONS'];
+
+/**
+ * CORS for exactly one origin (config.CORS_ORIGIN, the developer portal), preflight included.
+ * Any other origin (or a request without Origin) gets no CORS header at all, and its preflight is
+ * not answered by CORS: it falls through to the 404 ProblemDetails of an unknown route.
+ */
+export async function registerCors(app: FastifyInstance, ctx: GatewayContext): Promise<void> {
+  const allowed = new Set(
+    ctx.config.CORS_ORIGIN.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  const granted = {
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    credentials: false,
+    strictPreflight: false,
+  };
+  await app.register(fastifyCors, {
+    hook: 'onRequest',
+    delegator: (request, cb) => {
+      const origin = request.headers.origin;
+      if (typeof origin === 'string' && allowed.has(origin)) cb(null, { ...granted, origin });
+      else cb(null, { origin: false });
+    },
+  });
+}
