@@ -4,3 +4,5 @@ export * from './events.ts';
 export * from './credentials.ts';
 export * from './ids.ts';
 export * from './ops.ts';
+export * from './merchant.ts';
+export * from './menu.ts';

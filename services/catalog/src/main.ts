@@ -1,13 +1,37 @@
 import path from 'node:path';
 import type { Config } from '@od/config';
+import { CATALOG_OPS, INTERNAL_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
+import { CatalogDb } from './db/catalog-db.ts';
+import { adminCreate } from './handlers/admin-create.ts';
+import { adminGet } from './handlers/admin-get.ts';
+import { adminPatch } from './handlers/admin-patch.ts';
+import { adminPutMenu } from './handlers/admin-put-menu.ts';
+import type { HandlerDeps } from './handlers/common.ts';
+import { getMenus } from './handlers/get-menus.ts';
+import { getMerchant } from './handlers/get-merchant.ts';
+import { merchantSnapshot } from './handlers/merchant-snapshot.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 
+export { sampleMenu, sampleMerchant } from './domain/sample.ts';
+
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
   const base = await startServiceBase('catalog', config, opts, { migrationsDir: MIGRATIONS });
+  const db = new CatalogDb(base.pool);
+  const deps: HandlerDeps = { db, now: () => new Date() };
+  base.serve({
+    [CATALOG_OPS.getMerchant]: getMerchant(deps),
+    [CATALOG_OPS.getMenus]: getMenus(deps),
+    [CATALOG_OPS.adminCreate]: adminCreate(deps),
+    [CATALOG_OPS.adminGet]: adminGet(deps),
+    [CATALOG_OPS.adminPatch]: adminPatch(deps),
+    [CATALOG_OPS.adminPutMenu]: adminPutMenu(deps),
+    [INTERNAL_OPS.merchantSnapshot]: merchantSnapshot(deps),
+  });
   return {
     async stop() {
+      await db.close().catch(() => {});
       await base.close();
     },
   };

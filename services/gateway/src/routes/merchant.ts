@@ -1,4 +1,56 @@
+import { CATALOG_OPS, GUID_PATTERN, menusSchema, merchantSchema } from '@od/contracts';
+import { errors } from '@od/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { bearer } from '../auth/bearer.ts';
 import type { RouteModule } from '../context.ts';
+import { forward } from '../forward.ts';
+import { sendError } from '../http/errors.ts';
 
-/** Public routes served by the catalog service. (Not yet built: unknown routes answer 404 ProblemDetails.) */
-export const merchantRoutes: RouteModule = (_app, _ctx) => {};
+const params = z.object({ merchantId: z.string().regex(GUID_PATTERN) });
+const problem = z.object({ type: z.string(), title: z.string(), status: z.number(), traceId: z.string() });
+const businessError = z.object({ error: z.string(), message: z.string() });
+
+/**
+ * Public routes served by the catalog service (SPEC Merchant and Menu). The path's merchantId must
+ * be the credential's store: any other id (existing store or not) answers the same 404
+ * ProblemDetails, decided here without a round trip and again by the service.
+ */
+export const merchantRoutes: RouteModule = (app, ctx) => {
+  const read = (op: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const { merchantId } = request.params as { merchantId: string };
+    if (!request.auth || merchantId.toLowerCase() !== request.auth.merchantId.toLowerCase())
+      return sendError(reply, errors.notFound(request.id));
+    return forward(ctx, request, reply, 'catalog', op, { params: { merchantId } });
+  };
+
+  app.get(
+    '/v1/merchant/:merchantId',
+    {
+      schema: {
+        tags: ['merchant'],
+        summary: 'Store of the credential (scope merchant:read)',
+        security: [{ bearer: [] }],
+        params,
+        response: { 200: merchantSchema, 403: businessError, 404: problem },
+      },
+      preHandler: bearer(ctx, 'merchant:read'),
+    },
+    read(CATALOG_OPS.getMerchant),
+  );
+
+  app.get(
+    '/v1/merchant/:merchantId/menus',
+    {
+      schema: {
+        tags: ['merchant'],
+        summary: 'Menu of the store: an array holding its single menu (scope catalog:read)',
+        security: [{ bearer: [] }],
+        params,
+        response: { 200: menusSchema, 403: businessError, 404: problem },
+      },
+      preHandler: bearer(ctx, 'catalog:read'),
+    },
+    read(CATALOG_OPS.getMenus),
+  );
+};

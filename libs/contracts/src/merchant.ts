@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { GUID_PATTERN } from './ids.ts';
+
+/** SPEC "Merchant": the public shape of `GET /v1/merchant/{merchantId}`, and the admin inputs. */
+export const MERCHANT_STATUSES = ['AVAILABLE', 'UNAVAILABLE'] as const;
+export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
+export const SERVICE_TYPES = ['DELIVERY', 'TAKEOUT'] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
+
+/**
+ * RPC ops of the catalog service that belong to gateway routes (public and admin). The internal
+ * `merchantSnapshot` op other services use is in `INTERNAL_OPS` (ops.ts).
+ */
+export const CATALOG_OPS = {
+  /** public: params { merchantId } + auth -> 200 Merchant | 404 ProblemDetails */
+  getMerchant: 'merchant.get',
+  /** public: params { merchantId } + auth -> 200 [Menu] | 404 ProblemDetails */
+  getMenus: 'merchant.menus',
+  /** admin: body MerchantCreate -> 201 AdminMerchant */
+  adminCreate: 'admin.merchant.create',
+  /** admin: params { merchantId } -> 200 AdminMerchant | 404 { error: not_found } */
+  adminGet: 'admin.merchant.get',
+  /** admin: params { merchantId }, body MerchantPatch -> 200 AdminMerchant | 404 */
+  adminPatch: 'admin.merchant.patch',
+  /** admin: params { merchantId }, body MenuInput (or [MenuInput]) -> 200 Menu | 404 */
+  adminPutMenu: 'admin.merchant.putMenu',
+} as const;
+
+export const merchantAddressSchema = z.object({
+  country: z.string(),
+  state: z.string(),
+  city: z.string(),
+  district: z.string(),
+  street: z.string(),
+  number: z.string(),
+  postalCode: z.string(),
+  complement: z.string().nullable(),
+  latitude: z.number(),
+  longitude: z.number(),
+});
+export const merchantServiceSchema = z.object({
+  serviceType: z.enum(SERVICE_TYPES),
+  status: z.enum(MERCHANT_STATUSES),
+  menuId: z.string(),
+});
+export const merchantSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  document: z.string(),
+  status: z.enum(MERCHANT_STATUSES),
+  contactEmails: z.array(z.string()),
+  contactPhones: z.array(z.string()),
+  address: merchantAddressSchema,
+  services: z.array(merchantServiceSchema),
+  createdAt: z.string(),
+  lastUpdate: z.string(),
+});
+/** Admin answers: the public shape plus the internal test flag. */
+export const adminMerchantSchema = merchantSchema.extend({ test: z.boolean() });
+
+export type MerchantAddress = z.infer<typeof merchantAddressSchema>;
+export type MerchantService = z.infer<typeof merchantServiceSchema>;
+export type Merchant = z.infer<typeof merchantSchema>;
+export type AdminMerchant = z.infer<typeof adminMerchantSchema>;
+
+// ---------- admin inputs ----------
+const text = (max: number) => z.string().max(max, `texto com mais de ${max} caracteres`);
+export const merchantAddressInputSchema = z.object({
+  country: text(100).optional(),
+  state: text(100).optional(),
+  city: text(200).optional(),
+  district: text(200).optional(),
+  street: text(300).optional(),
+  number: text(50).optional(),
+  postalCode: text(20).optional(),
+  complement: text(300).nullable().optional(),
+  latitude: z.number().min(-90).max(90).optional(),
+  longitude: z.number().min(-180).max(180).optional(),
+});
+export const merchantServiceInputSchema = z.object({
+  serviceType: z.enum(SERVICE_TYPES),
+  status: z.enum(MERCHANT_STATUSES).optional(),
+});
+const servicesInput = z
+  .array(merchantServiceInputSchema)
+  .max(SERVICE_TYPES.length)
+  .refine((s) => new Set(s.map((x) => x.serviceType)).size === s.length, 'serviceType repetido');
+
+const merchantFields = {
+  name: text(200).trim().min(1, 'nome obrigatório'),
+  test: z.boolean().optional(),
+  description: text(2000).optional(),
+  document: text(30).optional(),
+  status: z.enum(MERCHANT_STATUSES).optional(),
+  contactEmails: z.array(z.email('e-mail inválido').max(254)).max(20).optional(),
+  contactPhones: z.array(text(30).min(1, 'telefone vazio')).max(20).optional(),
+  /** partial: missing fields take defaults (create) or keep their value (patch) */
+  address: merchantAddressInputSchema.optional(),
+  /** each store has one menu: every service points to it (menuId is not an input) */
+  services: servicesInput.optional(),
+};
+/** POST /admin/v1/merchants: everything optional except `name`. */
+export const merchantCreateSchema = z.object({
+  /** optional fixed id (GUID), e.g. for demos; generated otherwise */
+  id: z.string().regex(GUID_PATTERN, 'id deve ser um GUID').optional(),
+  ...merchantFields,
+});
+/** PATCH /admin/v1/merchants/{merchantId}: any subset of the fields. */
+export const merchantPatchSchema = z.object({ ...merchantFields, name: merchantFields.name.optional() });
+
+export type MerchantCreate = z.infer<typeof merchantCreateSchema>;
+export type MerchantPatch = z.infer<typeof merchantPatchSchema>;

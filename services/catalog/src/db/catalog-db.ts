@@ -1,0 +1,175 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { Menu, MenuInput } from '@od/contracts';
+import type { Pool } from '@od/db';
+import { publicMerchant, type StoreState } from '../domain/merchant.ts';
+import { PrismaClient } from './generated/client.ts';
+
+export type Prisma = InstanceType<typeof PrismaClient>;
+
+type MerchantRow = {
+  id: string;
+  test: boolean;
+  name: string;
+  description: string;
+  document: string;
+  status: string;
+  contactEmails: string[];
+  contactPhones: string[];
+  address: unknown;
+  services: unknown;
+  menuId: string;
+  createdAt: Date | string;
+  lastUpdate: Date | string;
+};
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function toState(r: MerchantRow): StoreState {
+  return {
+    id: r.id,
+    test: r.test,
+    name: r.name,
+    description: r.description,
+    document: r.document,
+    status: r.status as StoreState['status'],
+    contactEmails: r.contactEmails,
+    contactPhones: r.contactPhones,
+    address: r.address as StoreState['address'],
+    services: r.services as StoreState['services'],
+    menuId: r.menuId,
+    createdAt: iso(r.createdAt),
+    lastUpdate: iso(r.lastUpdate),
+  };
+}
+
+function merchantColumns(s: StoreState) {
+  return {
+    test: s.test,
+    name: s.name,
+    description: s.description,
+    document: s.document,
+    status: s.status,
+    contactEmails: s.contactEmails,
+    contactPhones: s.contactPhones,
+    address: s.address,
+    services: s.services,
+    menuId: s.menuId,
+    lastUpdate: new Date(s.lastUpdate),
+    publicJson: JSON.stringify(publicMerchant(s)),
+  };
+}
+
+const Q_MERCHANT = {
+  name: 'catalog_merchant_public',
+  text: 'SELECT public_json FROM merchants WHERE id = $1',
+};
+const Q_MENU = {
+  name: 'catalog_menu_public',
+  text: 'SELECT public_json FROM menus WHERE merchant_id = $1',
+};
+const Q_SNAPSHOT = {
+  name: 'catalog_merchant_snapshot',
+  text: 'SELECT m.public_json AS merchant, m.test, n.public_json AS menu FROM merchants m LEFT JOIN menus n ON n.merchant_id = m.id WHERE m.id = $1',
+};
+
+/**
+ * Queries of the catalog. Hot reads (public merchant, public menu, snapshot) are one prepared
+ * primary-key lookup returning the stored JSON text, forwarded as bytes. Edits go through Prisma in
+ * a transaction holding the store's row lock, and re-render the stored JSON.
+ */
+export class CatalogDb {
+  readonly prisma: Prisma;
+  constructor(private readonly pool: Pool) {
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: 'catalog' }) });
+  }
+
+  async merchantJson(id: string): Promise<string | null> {
+    const r = await this.pool.query<{ public_json: string }>({ ...Q_MERCHANT, values: [id] });
+    return r.rows[0]?.public_json ?? null;
+  }
+
+  /** the public menu object (not the array) */
+  async menuJson(id: string): Promise<string | null> {
+    const r = await this.pool.query<{ public_json: string }>({ ...Q_MENU, values: [id] });
+    return r.rows[0]?.public_json ?? null;
+  }
+
+  /** `{"merchant":...,"test":...,"menu":...}` built from stored text, no parse. */
+  async snapshotJson(id: string): Promise<string | null> {
+    const r = await this.pool.query<{ merchant: string; test: boolean; menu: string | null }>({
+      ...Q_SNAPSHOT,
+      values: [id],
+    });
+    const row = r.rows[0];
+    if (!row) return null;
+    return `{"merchant":${row.merchant},"test":${row.test},"menu":${row.menu ?? 'null'}}`;
+  }
+
+  async load(id: string): Promise<StoreState | null> {
+    const row = await this.prisma.merchant.findUnique({ where: { id } });
+    return row ? toState(row) : null;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.prisma.merchant.count({ where: { id } })) > 0;
+  }
+
+  /** Inserts a store and its menu in one transaction. false = the id is taken. */
+  async create(s: StoreState, menu: { source: MenuInput; public: Menu }): Promise<boolean> {
+    try {
+      await this.prisma.$transaction([
+        this.prisma.merchant.create({
+          data: { id: s.id, createdAt: new Date(s.createdAt), ...merchantColumns(s) },
+        }),
+        this.prisma.menu.create({
+          data: {
+            merchantId: s.id,
+            id: menu.public.id,
+            source: menu.source as object,
+            publicJson: JSON.stringify(menu.public),
+            updatedAt: new Date(s.lastUpdate),
+          },
+        }),
+      ]);
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code === 'P2002') return false;
+      throw e;
+    }
+  }
+
+  /**
+   * Read-modify-write of one store under its row lock. `edit` returns the new state and, when the
+   * menu is replaced, the new menu. Returns null when the store does not exist.
+   */
+  async edit<T>(
+    id: string,
+    edit: (s: StoreState) => { state: StoreState; menu?: { source: MenuInput; public: Menu }; result: T },
+  ): Promise<T | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<
+        { id: string }[]
+      >`SELECT id FROM merchants WHERE id = ${id}::uuid FOR UPDATE`;
+      if (locked.length === 0) return null;
+      const row = await tx.merchant.findUniqueOrThrow({ where: { id } });
+      const out = edit(toState(row));
+      await tx.merchant.update({ where: { id }, data: merchantColumns(out.state) });
+      if (out.menu) {
+        await tx.menu.update({
+          where: { merchantId: id },
+          data: {
+            id: out.menu.public.id,
+            source: out.menu.source as object,
+            publicJson: JSON.stringify(out.menu.public),
+            updatedAt: new Date(out.state.lastUpdate),
+          },
+        });
+      }
+      return out.result;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.prisma.$disconnect();
+  }
+}

@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { RpcHandler } from '@od/bus';
+import { merchantCreateSchema } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
+import { adminMerchant, newStore } from '../domain/merchant.ts';
+import { emptyMenu } from '../domain/menu.ts';
+import { type HandlerDeps, parseAdmin } from './common.ts';
+
+/** POST /admin/v1/merchants: a store with its empty menu -> 201 Merchant + test. */
+export const adminCreate =
+  ({ db, now }: HandlerDeps): RpcHandler =>
+  async (req) => {
+    const input = parseAdmin(merchantCreateSchema, req.body, 'Estabelecimento inválido.');
+    const state = newStore(
+      input,
+      { id: (input.id ?? randomUUID()).toLowerCase(), menuId: randomUUID() },
+      now().toISOString(),
+    );
+    const created = await db.create(state, { source: {}, public: emptyMenu(state.menuId) });
+    if (!created)
+      throw new HttpException(errors.admin(409, 'conflict', 'Já existe um estabelecimento com este id.'));
+    return { status: 201, body: adminMerchant(state) };
+  };

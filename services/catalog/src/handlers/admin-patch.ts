@@ -1,0 +1,18 @@
+import type { RpcHandler } from '@od/bus';
+import { merchantPatchSchema } from '@od/contracts';
+import { adminMerchant, patchStore } from '../domain/merchant.ts';
+import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './common.ts';
+
+/** PATCH /admin/v1/merchants/{merchantId}: edit store fields -> 200 Merchant + test. */
+export const adminPatch =
+  ({ db, now }: HandlerDeps): RpcHandler =>
+  async (req) => {
+    const id = adminMerchantId(req);
+    const patch = parseAdmin(merchantPatchSchema, req.body ?? {}, 'Alteração inválida.');
+    const result = await db.edit(id, (s) => {
+      const state = patchStore(s, patch, now().toISOString());
+      return { state, result: adminMerchant(state) };
+    });
+    if (!result) throw storeNotFound();
+    return { status: 200, body: result };
+  };

@@ -1,0 +1,35 @@
+import { isGuid, type RpcRequest } from '@od/contracts';
+import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import type { z } from 'zod';
+import type { CatalogDb } from '../db/catalog-db.ts';
+
+export interface HandlerDeps {
+  db: CatalogDb;
+  /** clock (tests may pin it) */
+  now: () => Date;
+}
+
+/** Admin input validation: 400 `{ error: validation_error, message, errors }`, never a 500. */
+export function parseAdmin<S extends z.ZodType>(schema: S, body: unknown, message: string): z.infer<S> {
+  const r = schema.safeParse(body);
+  if (!r.success)
+    throw new HttpException(errors.adminValidation(message, fieldErrorsFromIssues(r.error.issues)));
+  return r.data;
+}
+
+/** The store of a public request: the path's merchantId, which must be the credential's (else 404). */
+export function ownMerchantId(req: RpcRequest): string {
+  const id = req.params?.merchantId;
+  if (!isGuid(id) || !req.auth || id.toLowerCase() !== req.auth.merchantId.toLowerCase())
+    throw new HttpException(errors.notFound(req.traceId));
+  return id.toLowerCase();
+}
+
+/** The store of an admin request: a GUID path param (else 404 not_found). */
+export function adminMerchantId(req: RpcRequest): string {
+  const id = req.params?.merchantId;
+  if (!isGuid(id)) throw new HttpException(errors.adminNotFound('Estabelecimento'));
+  return id.toLowerCase();
+}
+
+export const storeNotFound = () => new HttpException(errors.adminNotFound('Estabelecimento'));

@@ -1,0 +1,15 @@
+import type { RpcHandler } from '@od/bus';
+import { isGuid } from '@od/contracts';
+import { errors } from '@od/errors';
+import type { HandlerDeps } from './common.ts';
+
+/** internal.merchantSnapshot: body { merchantId } -> 200 MerchantSnapshot | 404. */
+export const merchantSnapshot =
+  ({ db }: HandlerDeps): RpcHandler<{ merchantId?: unknown }> =>
+  async (req) => {
+    const id = req.body?.merchantId;
+    if (!isGuid(id)) return errors.adminNotFound('Estabelecimento');
+    const json = await db.snapshotJson(id);
+    if (json === null) return errors.adminNotFound('Estabelecimento');
+    return { status: 200, body: json };
+  };
