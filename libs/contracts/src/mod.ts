@@ -6,3 +6,4 @@ export * from './ids.ts';
 export * from './ops.ts';
 export * from './merchant.ts';
 export * from './menu.ts';
+export * from './feed.ts';

@@ -1,13 +1,53 @@
 import path from 'node:path';
 import type { Config } from '@od/config';
+import { ensureOrderEventStream } from '@od/bus';
+import { FEED_OPS, FEED_RETENTION_DAYS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
+import { createDb } from './db/client.ts';
+import { runRetention } from './db/queries.ts';
+import { ensureFeedConsumer, startEventConsumer } from './consumer.ts';
+import { startCredentialSync } from './credentials-sync.ts';
+import { ackHandler } from './handlers/ack.ts';
+import { adminEventsHandler } from './handlers/admin-events.ts';
+import { pollHandler } from './handlers/poll.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
+/** The retention job runs hourly on every replica (a try-lock lets one do the work). */
+const RETENTION_EVERY_MS = 60 * 60 * 1000;
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
   const base = await startServiceBase('feed', config, opts, { migrationsDir: MIGRATIONS });
+  const { nc, names: n, pool, log } = base;
+  const db = createDb(pool);
+  const jsm = await ensureOrderEventStream(nc, n);
+  await ensureFeedConsumer(jsm, n);
+  // credentials first (not required for correctness: a late credential is backfilled)
+  const creds = await startCredentialSync(nc, n, pool, log);
+  const consumer = await startEventConsumer(nc, n, pool, log);
+  base.serve({
+    [FEED_OPS.poll]: pollHandler(pool),
+    [FEED_OPS.ack]: ackHandler(pool),
+    [FEED_OPS.adminEvents]: adminEventsHandler(db),
+  });
+  const retention = async () => {
+    try {
+      const r = await runRetention(pool, { days: FEED_RETENTION_DAYS });
+      if (r.entries || r.events) log.info(r, 'feed retention');
+    } catch (err) {
+      log.error({ err }, 'feed retention failed');
+    }
+  };
+  const first = setTimeout(retention, 30_000 + Math.random() * 30_000);
+  const timer = setInterval(retention, RETENTION_EVERY_MS);
+  first.unref();
+  timer.unref();
   return {
     async stop() {
+      clearTimeout(first);
+      clearInterval(timer);
+      await consumer.stop();
+      creds.stop();
+      await db.$disconnect().catch(() => {});
       await base.close();
     },
   };

@@ -1,4 +1,31 @@
+import { ADMIN_FEED_STATES, CLIENT_ID_PATTERN, FEED_OPS } from '@od/contracts';
+import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
+import { forward } from '../forward.ts';
 
-/** Admin routes served by the feed service. (Not yet built.) */
-export const feedAdminRoutes: RouteModule = (_app, _ctx) => {};
+/**
+ * Admin routes served by the feed service.
+ * GET /admin/v1/credentials/{clientId}/events: the credential's feed with ack state, newest first
+ * (feed position), `limit` 1..500 (default 50), `before` = `nextBefore` of the previous page,
+ * `state` all | pending | acknowledged. 404 when the feed does not know the credential.
+ */
+export const feedAdminRoutes: RouteModule = (app, ctx) => {
+  app.get(
+    '/admin/v1/credentials/:clientId/events',
+    {
+      schema: {
+        params: z.object({ clientId: z.string().regex(CLIENT_ID_PATTERN) }),
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(500).optional(),
+          before: z.coerce.number().int().min(1).optional(),
+          state: z.enum(ADMIN_FEED_STATES).optional(),
+        }),
+      },
+    },
+    async (request, reply) =>
+      forward(ctx, request, reply, 'feed', FEED_OPS.adminEvents, {
+        params: request.params as Record<string, string>,
+        query: request.query as Record<string, unknown>,
+      }),
+  );
+};

@@ -71,6 +71,12 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
 
 function toIssue(v: { instancePath?: string; message?: string; params?: unknown }) {
   const issue = (v.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined)?.issue;
-  const path = issue?.path ?? (v.instancePath ?? '').split('/').filter(Boolean);
+  // instancePath carries array indexes as strings: numeric segments become indexes ("[0].id")
+  const path =
+    issue?.path ??
+    (v.instancePath ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   return { path, message: issue?.message ?? v.message ?? 'invalid' };
 }

@@ -1,4 +1,71 @@
+import {
+  ackBodySchema,
+  ackResponseSchema,
+  eventEnvelopeSchema,
+  FEED_OPS,
+  pollQuerySchema,
+  POLL_LIMIT_DEFAULT,
+} from '@od/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { bearer } from '../auth/bearer.ts';
 import type { RouteModule } from '../context.ts';
+import { forward } from '../forward.ts';
 
-/** Public routes served by the feed service. (Not yet built: unknown routes answer 404 ProblemDetails.) */
-export const eventRoutes: RouteModule = (_app, _ctx) => {};
+const validationProblem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.literal(400),
+    errors: z.record(z.string(), z.array(z.string())).describe('messages by field, e.g. "limit" or "[0].id"'),
+    traceId: z.string(),
+  })
+  .describe('ValidationProblemDetails');
+const businessError = z.object({ error: z.string(), message: z.string() });
+
+/**
+ * Public routes served by the feed service (SPEC Events: polling and acknowledgment).
+ * The polling reply is a JSON array built by PostgreSQL and forwarded as bytes.
+ */
+export const eventRoutes: RouteModule = (app, ctx) => {
+  const poll = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { limit } = request.query as { limit?: number };
+    return forward(ctx, request, reply, 'feed', FEED_OPS.poll, {
+      query: { limit: limit ?? POLL_LIMIT_DEFAULT },
+    });
+  };
+  const pollSchema = (deprecated: boolean) => ({
+    tags: ['events'],
+    summary: deprecated
+      ? 'Alias of GET /v1/events:polling, kept for old integrations (not for new ones)'
+      : 'Pending events of the credential, oldest first (scope orders:read)',
+    description:
+      'Unacknowledged events come back on every call (at-least-once): deduplicate by eventId. ' +
+      'An empty array means no pending events (never 204).',
+    ...(deprecated ? { deprecated: true } : {}),
+    security: [{ bearer: [] }],
+    querystring: pollQuerySchema,
+    response: { 200: z.array(eventEnvelopeSchema), 400: validationProblem, 403: businessError },
+  });
+  // ':' starts a path parameter in fastify's router; '::' is a literal colon.
+  app.get('/v1/events::polling', { schema: pollSchema(false), preHandler: bearer(ctx, 'orders:read') }, poll);
+  app.get('/v1/events/::polling', { schema: pollSchema(true), preHandler: bearer(ctx, 'orders:read') }, poll);
+
+  app.post(
+    '/v1/events/acknowledgment',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Acknowledge events of the credential (scope orders:read)',
+        description:
+          '`acknowledged` counts the entries this call moved to acknowledged; unknown or repeated ids are harmless. ' +
+          'Acknowledged events are deleted after 30 days.',
+        security: [{ bearer: [] }],
+        body: ackBodySchema,
+        response: { 202: ackResponseSchema, 400: validationProblem, 403: businessError },
+      },
+      preHandler: bearer(ctx, 'orders:read'),
+    },
+    async (request, reply) => forward(ctx, request, reply, 'feed', FEED_OPS.ack, { body: request.body }),
+  );
+};

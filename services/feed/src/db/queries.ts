@@ -1,0 +1,200 @@
+import type { CredentialRecord } from '@od/contracts';
+import type { Pool, PoolClient } from '@od/db';
+import type { StoredEvent } from '../domain/rules.ts';
+
+/** Advisory lock class of "fan-out of one store" (two-key form; key 2 = hashtext(merchantId)). */
+const MERCHANT_LOCK = 0x0feed;
+/** Advisory lock class of the retention job. */
+const RETENTION_LOCK = 0x0feee;
+
+async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const out = await fn(c);
+    await c.query('COMMIT');
+    return out;
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    c.release();
+  }
+}
+
+// The fan-out reads `credentials` and the backfill reads `events`: both take the store's lock first,
+// so a credential and an event of one store arriving at the same moment never miss each other.
+const LOCK_MERCHANT_SQL = 'SELECT pg_advisory_xact_lock($1::int, hashtext($2::text))';
+
+const STORE_EVENT_SQL = `WITH ev AS (
+  INSERT INTO events (event_id, merchant_id, channel, event_type, order_id, created_at, envelope)
+  VALUES ($1, $2, $3, $4, $5, $6, $7)
+  ON CONFLICT (event_id) DO NOTHING
+  RETURNING event_id
+)
+INSERT INTO feed_entries (credential_id, event_id, event_created_at)
+SELECT c.client_id, $1, $6 FROM credentials c
+WHERE c.merchant_id = $2 AND c.status <> 'REVOKED' AND c.created_at <= $6
+  AND (c.include_marketplace_orders OR $3 <> 'MARKETPLACE')
+ORDER BY c.client_id
+ON CONFLICT (credential_id, event_id) DO NOTHING`;
+
+/**
+ * Stores events once (by eventId) and adds each to the feed of every credential that receives it,
+ * all in one transaction. Idempotent: a redelivered message changes nothing.
+ * Returns the number of feed entries added.
+ */
+export async function storeEvents(pool: Pool, events: StoredEvent[]): Promise<number> {
+  const merchants = [...new Set(events.map((e) => e.merchantId.toLowerCase()))].sort();
+  return inTransaction(pool, async (c) => {
+    // sorted: two replicas locking overlapping stores never deadlock
+    for (const m of merchants)
+      await c.query({ name: 'feed_lock_merchant', text: LOCK_MERCHANT_SQL, values: [MERCHANT_LOCK, m] });
+    let added = 0;
+    for (const e of events) {
+      const r = await c.query({
+        name: 'feed_store_event',
+        text: STORE_EVENT_SQL,
+        values: [
+          e.eventId,
+          e.merchantId,
+          e.channel,
+          e.eventType,
+          e.orderId,
+          new Date(e.createdAt).toISOString(),
+          e.envelopeText,
+        ],
+      });
+      added += r.rowCount ?? 0;
+    }
+    return added;
+  });
+}
+
+const UPSERT_CREDENTIAL_SQL = `INSERT INTO credentials AS c (client_id, merchant_id, status, include_marketplace_orders, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (client_id) DO UPDATE SET
+  status = EXCLUDED.status,
+  include_marketplace_orders = EXCLUDED.include_marketplace_orders,
+  updated_at = EXCLUDED.updated_at
+WHERE c.status <> 'REVOKED' AND c.updated_at <= EXCLUDED.updated_at
+RETURNING (xmax = 0) AS inserted, status`;
+
+// A credential seen for the first time gets every stored event of its store created since it was
+// created (events the consumer stored before this replica learnt about the credential).
+const BACKFILL_SQL = `INSERT INTO feed_entries (credential_id, event_id, event_created_at)
+SELECT $1, e.event_id, e.created_at FROM events e
+WHERE e.merchant_id = $2 AND e.created_at >= $3 AND ($4 OR e.channel <> 'MARKETPLACE')
+ORDER BY e.created_at, e.stored_at
+ON CONFLICT (credential_id, event_id) DO NOTHING`;
+
+/**
+ * Mirrors one credential record. New credential: backfill. REVOKED: its entries are deleted
+ * (revocation is permanent; a revoked feed costs nothing). Older records never overwrite newer ones.
+ */
+export async function upsertCredential(
+  pool: Pool,
+  rec: CredentialRecord,
+): Promise<{ inserted: boolean; backfilled: number; deleted: number }> {
+  return inTransaction(pool, async (c) => {
+    await c.query(LOCK_MERCHANT_SQL, [MERCHANT_LOCK, rec.merchantId.toLowerCase()]);
+    const r = await c.query<{ inserted: boolean; status: string }>(UPSERT_CREDENTIAL_SQL, [
+      rec.clientId,
+      rec.merchantId,
+      rec.status,
+      rec.includeMarketplaceOrders,
+      rec.createdAt,
+      rec.updatedAt,
+    ]);
+    const row = r.rows[0];
+    let backfilled = 0;
+    let deleted = 0;
+    if (row?.inserted && row.status !== 'REVOKED') {
+      const b = await c.query(BACKFILL_SQL, [
+        rec.clientId,
+        rec.merchantId,
+        rec.createdAt,
+        rec.includeMarketplaceOrders,
+      ]);
+      backfilled = b.rowCount ?? 0;
+    }
+    if (row?.status === 'REVOKED' || rec.status === 'REVOKED') {
+      const d = await c.query('DELETE FROM feed_entries WHERE credential_id = $1', [rec.clientId]);
+      deleted = d.rowCount ?? 0;
+    }
+    return { inserted: !!row?.inserted, backfilled, deleted };
+  });
+}
+
+// THE hot path: one prepared statement; PostgreSQL concatenates the stored envelope texts into the
+// reply's JSON array, which travels untouched to the HTTP client. Reads only the partial index of
+// pending entries: its cost does not depend on acknowledged entries.
+const POLL_SQL = `SELECT COALESCE('[' || string_agg(e.envelope, ',' ORDER BY p.event_created_at, p.seq) || ']', '[]')
+FROM (
+  SELECT seq, event_id, event_created_at FROM feed_entries
+  WHERE credential_id = $1 AND acked_at IS NULL
+  ORDER BY event_created_at, seq
+  LIMIT $2
+) p JOIN events e ON e.event_id = p.event_id`;
+
+/** The credential's oldest pending envelopes as a JSON array text (`[]` when none). */
+export async function pollFeed(pool: Pool, clientId: string, limit: number): Promise<string> {
+  const r = await pool.query<[string]>({
+    name: 'feed_poll',
+    text: POLL_SQL,
+    values: [clientId, limit],
+    rowMode: 'array',
+  });
+  return r.rows[0][0];
+}
+
+const ACK_SQL = `UPDATE feed_entries SET acked_at = now()
+WHERE credential_id = $1 AND event_id = ANY($2::uuid[]) AND acked_at IS NULL`;
+
+/** Number of this credential's entries moved to acknowledged by this call. */
+export async function ackEvents(pool: Pool, clientId: string, eventIds: string[]): Promise<number> {
+  if (eventIds.length === 0) return 0;
+  const r = await pool.query({ name: 'feed_ack', text: ACK_SQL, values: [clientId, eventIds] });
+  return r.rowCount ?? 0;
+}
+
+/**
+ * Retention (SPEC: acknowledged events deleted after 30 days, unacknowledged kept forever).
+ * Safe on every replica: each batch runs under a try-lock, a replica that does not get it skips.
+ * Deletes acknowledged entries older than `days`, then events older than `days` that no entry
+ * references any more. Batched so no statement holds locks for long.
+ */
+export async function runRetention(
+  pool: Pool,
+  opts: { days: number; batch?: number; now?: Date },
+): Promise<{ entries: number; events: number; skipped: boolean }> {
+  const batch = opts.batch ?? 5000;
+  const cutoff = new Date((opts.now ?? new Date()).getTime() - opts.days * 86_400_000).toISOString();
+  let entries = 0;
+  let events = 0;
+  for (;;) {
+    const res = await inTransaction(pool, async (c) => {
+      const l = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::int, 0) AS ok', [
+        RETENTION_LOCK,
+      ]);
+      if (!l.rows[0].ok) return null;
+      const a = await c.query(
+        `DELETE FROM feed_entries WHERE seq IN (
+           SELECT seq FROM feed_entries WHERE acked_at IS NOT NULL AND acked_at < $1 LIMIT $2)`,
+        [cutoff, batch],
+      );
+      const b = await c.query(
+        `DELETE FROM events WHERE event_id IN (
+           SELECT e.event_id FROM events e WHERE e.created_at < $1
+             AND NOT EXISTS (SELECT 1 FROM feed_entries f WHERE f.event_id = e.event_id)
+           LIMIT $2)`,
+        [cutoff, batch],
+      );
+      return { a: a.rowCount ?? 0, b: b.rowCount ?? 0 };
+    });
+    if (!res) return { entries, events, skipped: true };
+    entries += res.a;
+    events += res.b;
+    if (res.a < batch && res.b < batch) return { entries, events, skipped: false };
+  }
+}
