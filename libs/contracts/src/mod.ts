@@ -7,3 +7,5 @@ export * from './ops.ts';
 export * from './merchant.ts';
 export * from './menu.ts';
 export * from './feed.ts';
+export * from './token.ts';
+export * from './credential-admin.ts';

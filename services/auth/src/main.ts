@@ -1,14 +1,51 @@
 import path from 'node:path';
+import { openCredentialsKv } from '@od/bus';
 import type { Config } from '@od/config';
+import { CREDENTIAL_OPS, INTERNAL_OPS, TOKEN_ISSUE_OP } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
+import { createDb } from './db/client.ts';
+import type { AuthDeps } from './deps.ts';
+import { warmSecrets } from './domain/secrets.ts';
+import { credentialsCreate } from './handlers/credentials-create.ts';
+import { credentialsLifecycle } from './handlers/credentials-lifecycle.ts';
+import { credentialsByMerchant } from './handlers/credentials-list.ts';
+import { credentialsRotate } from './handlers/credentials-rotate.ts';
+import { credentialsUpdate } from './handlers/credentials-update.ts';
+import { tokenIssue } from './handlers/token-issue.ts';
+import { webhookSecrets } from './handlers/webhook-secrets.ts';
+import { republishAll } from './publish.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
   const base = await startServiceBase('auth', config, opts, { migrationsDir: MIGRATIONS });
+  const db = createDb(base.pool);
+  try {
+    const kv = await openCredentialsKv(base.nc, base.names);
+    const deps: AuthDeps = { db, kv, nc: base.nc, names: base.names, config, log: base.log };
+    await Promise.all([republishAll(db, kv, base.log), warmSecrets()]);
+    const list = credentialsByMerchant(deps);
+    base.serve({
+      [TOKEN_ISSUE_OP]: tokenIssue(deps),
+      [CREDENTIAL_OPS.create]: credentialsCreate(deps),
+      [CREDENTIAL_OPS.list]: list,
+      [CREDENTIAL_OPS.update]: credentialsUpdate(deps),
+      [CREDENTIAL_OPS.pause]: credentialsLifecycle(deps, 'pause'),
+      [CREDENTIAL_OPS.resume]: credentialsLifecycle(deps, 'resume'),
+      [CREDENTIAL_OPS.revoke]: credentialsLifecycle(deps, 'revoke'),
+      [CREDENTIAL_OPS.rotateWebhookSecret]: credentialsRotate(deps),
+      [INTERNAL_OPS.credentialsByMerchant]: list,
+      [INTERNAL_OPS.webhookSecrets]: webhookSecrets(deps),
+    });
+  } catch (e) {
+    await db.$disconnect().catch(() => {});
+    await base.close();
+    throw e;
+  }
   return {
     async stop() {
       await base.close();
+      await db.$disconnect().catch(() => {});
     },
   };
 }

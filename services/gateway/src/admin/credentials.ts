@@ -1,4 +1,127 @@
-import type { RouteModule } from '../context.ts';
+import {
+  CREDENTIAL_OPS,
+  type CredentialChange,
+  type CredentialRecord,
+  createCredentialBodySchema,
+  updateCredentialBodySchema,
+} from '@od/contracts';
+import { errors } from '@od/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { awaitCredentialRevision, serveCredentialSync } from '../auth/credentials-sync.ts';
+import type { GatewayContext, RouteModule } from '../context.ts';
+import { rpcCall } from '../forward.ts';
+import { sendError } from '../http/errors.ts';
 
-/** Admin routes served by the auth service. (Not yet built.) */
-export const credentialAdminRoutes: RouteModule = (_app, _ctx) => {};
+const merchantParams = z.object({ merchantId: z.string() });
+const clientParams = z.object({ clientId: z.string() });
+
+/**
+ * Calls an auth credential op. Non-2xx replies (admin error bodies) are forwarded untouched; on
+ * success the KV revision is awaited at every gateway replica, then `shape` builds the HTTP body.
+ */
+async function change(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  op: string,
+  body: unknown,
+  shape: (c: CredentialChange) => unknown,
+  secrets = false,
+) {
+  const r = await rpcCall(ctx, request, 'auth', op, { body });
+  if (!r) return sendError(reply, errors.unavailable(request.id));
+  const text = new TextDecoder().decode(r.body);
+  if (r.status < 200 || r.status >= 300) {
+    reply.code(r.status).headers(r.headers);
+    return text ? reply.type('application/json; charset=utf-8').send(text) : reply.send();
+  }
+  const c = JSON.parse(text) as CredentialChange;
+  await awaitCredentialRevision(ctx, c.revision);
+  if (secrets) reply.header('Cache-Control', 'no-store');
+  return reply.code(r.status).send(shape(c));
+}
+
+const view = (c: CredentialRecord) => ({ ...c });
+
+/** Admin API: credentials of a store (served by auth). Secrets only in the create/save/rotate answers. */
+export const credentialAdminRoutes: RouteModule = (app, ctx) => {
+  serveCredentialSync(ctx);
+
+  app.post(
+    '/admin/v1/merchants/:merchantId/credentials',
+    { schema: { params: merchantParams, body: createCredentialBodySchema } },
+    (request, reply) =>
+      change(
+        ctx,
+        request,
+        reply,
+        CREDENTIAL_OPS.create,
+        { merchantId: request.params.merchantId, body: request.body },
+        (c) => {
+          const { clientId, ...rest } = c.credential;
+          return { clientId, clientSecret: c.clientSecret, webhookSecret: c.webhookSecret ?? null, ...rest };
+        },
+        true,
+      ),
+  );
+
+  app.get(
+    '/admin/v1/merchants/:merchantId/credentials',
+    { schema: { params: merchantParams } },
+    async (request, reply) => {
+      const r = await rpcCall(ctx, request, 'auth', CREDENTIAL_OPS.list, {
+        body: { merchantId: request.params.merchantId },
+      });
+      if (!r) return sendError(reply, errors.unavailable(request.id));
+      return reply
+        .code(r.status)
+        .type('application/json; charset=utf-8')
+        .send(Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+    },
+  );
+
+  app.patch(
+    '/admin/v1/credentials/:clientId',
+    { schema: { params: clientParams, body: updateCredentialBodySchema } },
+    (request, reply) =>
+      change(
+        ctx,
+        request,
+        reply,
+        CREDENTIAL_OPS.update,
+        { clientId: request.params.clientId, body: request.body },
+        (c) => ({
+          ...view(c.credential),
+          ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}),
+        }),
+        true,
+      ),
+  );
+
+  for (const action of ['pause', 'resume', 'revoke'] as const) {
+    app.post(
+      `/admin/v1/credentials/:clientId/${action}`,
+      { schema: { params: clientParams } },
+      (request, reply) =>
+        change(ctx, request, reply, CREDENTIAL_OPS[action], { clientId: request.params.clientId }, (c) =>
+          view(c.credential),
+        ),
+    );
+  }
+
+  app.post(
+    '/admin/v1/credentials/:clientId/webhook-secret',
+    { schema: { params: clientParams } },
+    (request, reply) =>
+      change(
+        ctx,
+        request,
+        reply,
+        CREDENTIAL_OPS.rotateWebhookSecret,
+        { clientId: request.params.clientId },
+        (c) => ({ webhookSecret: c.webhookSecret }),
+        true,
+      ),
+  );
+};

@@ -1,4 +1,105 @@
+import { TOKEN_BODY_LIMIT, TOKEN_ISSUE_OP, tokenErrorSchema, tokenResponseSchema } from '@od/contracts';
+import { errors } from '@od/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseForm, parseJson, readTokenRequest } from '../auth/token-request.ts';
 import type { RouteModule } from '../context.ts';
+import { rpcCall } from '../forward.ts';
+import { sendError } from '../http/errors.ts';
 
-/** Public routes served by the auth service. (Not yet built: unknown routes answer 404 ProblemDetails.) */
-export const tokenRoutes: RouteModule = (_app, _ctx) => {};
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+const mediaType = (h: string | undefined) => (h ?? '').split(';')[0].trim().toLowerCase();
+
+/**
+ * POST /oauth/token and its alias /v1/oauth/token (SPEC Authentication): client_credentials only,
+ * form (canonical) or JSON body up to 4096 bytes, or `Authorization: Basic`. Secrets and tokens are
+ * never logged; every answer carries `Cache-Control: no-store`.
+ */
+export const tokenRoutes: RouteModule = (app, ctx) => {
+  app.register(async (scope) => {
+    // only form and JSON are readable here; anything else is 415 (error handler, family token)
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(FORM, { parseAs: 'buffer' }, (_req, body, done) => {
+      try {
+        done(null, parseForm(body as Buffer));
+      } catch (e) {
+        done(e as Error, undefined);
+      }
+    });
+    scope.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (_req, body, done) => {
+      try {
+        done(null, parseJson(body as string));
+      } catch (e) {
+        done(e as Error, undefined);
+      }
+    });
+
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const type = request.headers['content-type'];
+      if (type !== undefined && mediaType(type) !== FORM && mediaType(type) !== JSON_TYPE)
+        return sendError(reply, errors.tokenUnsupportedMediaType());
+      const body = request.body as Record<string, unknown> | undefined;
+      const parsed = readTokenRequest(body, request.headers.authorization);
+      if (!parsed.ok) {
+        return sendError(
+          reply,
+          parsed.error === 'unsupported_grant_type'
+            ? errors.unsupportedGrantType()
+            : errors.tokenInvalidRequest(parsed.description),
+        );
+      }
+      const r = await rpcCall(ctx, request, 'auth', TOKEN_ISSUE_OP, {
+        body: { clientId: parsed.clientId, clientSecret: parsed.clientSecret },
+      });
+      if (!r) return sendError(reply, errors.unavailable(request.id));
+      if (r.status === 401) {
+        // only wrong secrets count: a correct secret is still accepted while these are blocked
+        const d = await ctx.limiter.authFailure(parsed.clientId);
+        if (!d.allowed) {
+          reply.headers(d.headers);
+          return sendError(reply, errors.tokenRateLimited());
+        }
+        return sendError(reply, errors.invalidClient());
+      }
+      reply.code(r.status);
+      for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
+      if (r.body.length === 0) return reply.send();
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+    };
+
+    for (const url of ['/oauth/token', '/v1/oauth/token']) {
+      scope.route({
+        method: 'POST',
+        url,
+        bodyLimit: TOKEN_BODY_LIMIT,
+        config: { family: 'token' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Access token (OAuth 2.0 client_credentials)',
+          description:
+            'Body as application/x-www-form-urlencoded (canonical) or JSON (snake_case or camelCase), ' +
+            'or `Authorization: Basic base64(client_id:client_secret)` with only grant_type in the body; ' +
+            'the body wins over the header. Body max 4096 bytes. ' +
+            (url === '/v1/oauth/token' ? 'Alias of /oauth/token.' : ''),
+          response: { 200: tokenResponseSchema, 400: tokenErrorSchema, 401: tokenErrorSchema },
+        },
+        onRequest: async (request, reply) => {
+          reply.header('Cache-Control', 'no-store');
+          reply.header('Pragma', 'no-cache');
+          const d = await ctx.limiter.tokenIp(request.ip);
+          reply.headers(d.headers);
+          if (!d.allowed) return sendError(reply, errors.rateLimited());
+        },
+        onSend: async (_request, reply, payload) => {
+          reply.header('Cache-Control', 'no-store');
+          reply.header('Pragma', 'no-cache');
+          return payload;
+        },
+        handler,
+      });
+    }
+  });
+};

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { type CredentialRecord, DELIVERY_MODES, SCOPES } from './credentials.ts';
+
+/**
+ * Credential administration (Admin API, served by auth). The gateway validates with these schemas
+ * (they feed the OpenAPI document) and auth validates again: it is the authority.
+ */
+export const CREDENTIAL_OPS = {
+  /** { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
+  create: 'credentials.create',
+  /** { merchantId } -> 200 CredentialRecord[] */
+  list: 'credentials.list',
+  /** { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
+  update: 'credentials.update',
+  /** { clientId } -> 200 CredentialChange */
+  pause: 'credentials.pause',
+  resume: 'credentials.resume',
+  revoke: 'credentials.revoke',
+  /** { clientId } -> 200 CredentialChange with webhookSecret */
+  rotateWebhookSecret: 'credentials.rotateWebhookSecret',
+} as const;
+
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+/** After a rotation the previous webhook secret stays valid this long. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export function isHttpsUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'https:' && u.hostname.length > 0 && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
+export const webhookUrlSchema = z
+  .string()
+  .max(2048, 'webhookUrl deve ter no máximo 2048 caracteres.')
+  .refine(isHttpsUrl, 'webhookUrl deve ser uma URL https:// válida.');
+
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'name é obrigatório.')
+  .max(100, 'name deve ter no máximo 100 caracteres.');
+
+export const createCredentialBodySchema = z
+  .object({
+    name: nameSchema,
+    scopes: z
+      .array(z.enum(SCOPES))
+      .min(1, 'scopes deve ter ao menos um escopo.')
+      .transform((s) => SCOPES.filter((x) => s.includes(x))),
+    deliveryMode: z.enum(DELIVERY_MODES),
+    webhookUrl: webhookUrlSchema.nullish(),
+    includeMarketplaceOrders: z.boolean().optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.deliveryMode !== 'POLLING' && !b.webhookUrl) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webhookUrl'],
+        message: 'webhookUrl é obrigatório para deliveryMode WEBHOOK ou BOTH.',
+      });
+    }
+  });
+export type CreateCredentialBody = z.infer<typeof createCredentialBodySchema>;
+
+/** Scopes cannot be edited (a new credential is required): unknown keys are refused. */
+export const updateCredentialBodySchema = z.strictObject({
+  name: nameSchema.optional(),
+  webhookUrl: webhookUrlSchema.nullable().optional(),
+  deliveryMode: z.enum(DELIVERY_MODES).optional(),
+  includeMarketplaceOrders: z.boolean().optional(),
+});
+export type UpdateCredentialBody = z.infer<typeof updateCredentialBodySchema>;
+
+/** Reply of auth to every credential change: the KV revision lets the gateway wait for its own write. */
+export interface CredentialChange {
+  credential: CredentialRecord;
+  revision: number;
+  /** only on create */
+  clientSecret?: string;
+  /** on create (null without URL), on URL save and on rotation */
+  webhookSecret?: string | null;
+}
+
+/** Admin HTTP shapes (documentation). */
+export const credentialViewSchema = z.object({
+  clientId: z.string(),
+  merchantId: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  status: z.string(),
+  deliveryMode: z.string(),
+  webhookUrl: z.string().nullable(),
+  includeMarketplaceOrders: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

@@ -1,0 +1,80 @@
+import type { CredentialRecord, CredentialStatus, DeliveryMode, Scope } from '@od/contracts';
+import type { Db } from './client.ts';
+import type { Credential, Prisma } from './generated/client.ts';
+
+export type Tx = Prisma.TransactionClient;
+export type CredentialRow = Credential;
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** The non-secret view published to the credentials KV bucket and returned by the Admin API. */
+export function toRecord(row: CredentialRow): CredentialRecord {
+  return {
+    clientId: row.clientId,
+    merchantId: row.merchantId,
+    name: row.name,
+    scopes: row.scopes as Scope[],
+    status: row.status as CredentialStatus,
+    deliveryMode: row.deliveryMode as DeliveryMode,
+    webhookUrl: row.webhookUrl,
+    includeMarketplaceOrders: row.includeMarketplaceOrders,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export const findCredential = (db: Db | Tx, clientId: string) =>
+  db.credential.findUnique({ where: { clientId } });
+
+export const listByMerchant = (db: Db, merchantId: string) =>
+  db.credential.findMany({ where: { merchantId }, orderBy: [{ createdAt: 'asc' }, { clientId: 'asc' }] });
+
+/**
+ * Runs `fn` with the credential's row locked (SELECT ... FOR UPDATE) so that concurrent changes of
+ * one credential, and their KV publications, happen one after the other. `undefined` = unknown.
+ */
+export async function withLockedCredential<T>(
+  db: Db,
+  clientId: string,
+  fn: (tx: Tx, row: CredentialRow) => Promise<T>,
+): Promise<T | undefined> {
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ client_id: string }[]>`
+      SELECT client_id FROM credential WHERE client_id = ${clientId} FOR UPDATE`;
+    if (locked.length === 0) return undefined;
+    const row = await tx.credential.findUniqueOrThrow({ where: { clientId } });
+    return fn(tx, row);
+  });
+}
+
+/** Webhook secrets still valid now, newest first. */
+export async function validWebhookSecrets(db: Db | Tx, clientId: string): Promise<string[]> {
+  const rows = await db.webhookSecret.findMany({
+    where: { clientId, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    orderBy: [{ expiresAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'desc' }],
+    select: { secret: true },
+  });
+  return rows.map((r) => r.secret);
+}
+
+/** Saving the URL: every previous secret is dropped, a new one becomes current. */
+export async function replaceWebhookSecrets(tx: Tx, clientId: string, secret: string | null): Promise<void> {
+  await tx.webhookSecret.deleteMany({ where: { clientId } });
+  if (secret) await tx.webhookSecret.create({ data: { clientId, secret } });
+}
+
+/** Rotation: the current secret stays valid for `overlapMs`, older ones go, the new one is current. */
+export async function rotateWebhookSecret(
+  tx: Tx,
+  clientId: string,
+  secret: string,
+  overlapMs: number,
+): Promise<void> {
+  const now = new Date();
+  await tx.webhookSecret.deleteMany({ where: { clientId, expiresAt: { not: null } } });
+  await tx.webhookSecret.updateMany({
+    where: { clientId, expiresAt: null },
+    data: { expiresAt: new Date(now.getTime() + overlapMs) },
+  });
+  await tx.webhookSecret.create({ data: { clientId, secret } });
+}

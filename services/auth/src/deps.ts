@@ -1,0 +1,16 @@
+import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Config } from '@od/config';
+import type { Names } from '@od/contracts';
+import type { Logger } from '@od/logger';
+import type { Db } from './db/client.ts';
+
+/** What every auth handler needs. */
+export interface AuthDeps {
+  db: Db;
+  kv: KV;
+  nc: NatsConnection;
+  names: Names;
+  config: Config;
+  log: Logger;
+}

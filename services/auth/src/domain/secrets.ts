@@ -1,0 +1,81 @@
+import { randomBytes, type ScryptOptions, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { CLIENT_ID_PREFIX, WEBHOOK_SECRET_PREFIX } from '@od/contracts';
+
+/**
+ * Secrets of a credential. The client secret is shown once and stored only as a slow salted hash
+ * (scrypt, per-secret salt, parameters inside the stored string); comparisons are constant time.
+ */
+
+const scrypt = (pw: string | Buffer, salt: Buffer, keylen: number, opts: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(pw, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+
+/** N=2^14, r=8, p=1: ~16 MiB and tens of milliseconds per check (runs on libuv's thread pool). */
+export const SCRYPT_PARAMS = { N: 16384, r: 8, p: 1 } as const;
+const KEYLEN = 32;
+const MAX_N = 1 << 20;
+
+export const generateClientId = (): string => CLIENT_ID_PREFIX + randomBytes(12).toString('hex');
+/** 32 random bytes, base64url (43 characters). */
+export const generateClientSecret = (): string => randomBytes(32).toString('base64url');
+/** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export const generateWebhookSecret = (): string => WEBHOOK_SECRET_PREFIX + randomBytes(32).toString('base64');
+
+/** `scrypt$N$r$p$<salt base64url>$<hash base64url>` */
+export async function hashSecret(secret: string, params = SCRYPT_PARAMS): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(secret, salt, KEYLEN, { ...params, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join(
+    '$',
+  );
+}
+
+interface Parsed {
+  N: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  key: Buffer;
+}
+
+function parse(stored: string): Parsed | undefined {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
+  const [N, r, p] = parts.slice(1, 4).map(Number);
+  if (!Number.isInteger(N) || N < 2 || N > MAX_N || (N & (N - 1)) !== 0) return undefined;
+  if (!Number.isInteger(r) || r < 1 || r > 32 || !Number.isInteger(p) || p < 1 || p > 16) return undefined;
+  const salt = Buffer.from(parts[4], 'base64url');
+  const key = Buffer.from(parts[5], 'base64url');
+  if (salt.length < 8 || key.length < 16) return undefined;
+  return { N, r, p, salt, key };
+}
+
+/** A hash of a random secret nobody knows: unknown clients are checked against it (same cost). */
+let dummy: Promise<string> | undefined;
+const dummyHash = () => {
+  dummy ??= hashSecret(randomBytes(32).toString('base64url'));
+  return dummy;
+};
+
+/**
+ * Constant-time check of a presented secret against a stored hash. `stored` undefined (unknown
+ * client) still costs one scrypt, so timing does not reveal whether a client exists.
+ */
+export async function verifySecret(secret: string, stored: string | undefined): Promise<boolean> {
+  const real = stored === undefined ? undefined : parse(stored);
+  const target = real ?? (parse(await dummyHash()) as Parsed);
+  const got = await scrypt(secret.slice(0, 1024), target.salt, target.key.length, {
+    N: target.N,
+    r: target.r,
+    p: target.p,
+    maxmem: 256 * target.N * target.r + 1024 * 1024,
+  });
+  const same = got.length === target.key.length && timingSafeEqual(got, target.key);
+  return real !== undefined && same;
+}
+
+/** Warms the dummy hash at start so the first unknown-client check costs the same as the others. */
+export const warmSecrets = async (): Promise<void> => {
+  await dummyHash();
+};

@@ -1,0 +1,70 @@
+import { callRpc, type RpcHandler, RpcUnavailableError } from '@od/bus';
+import { type CredentialChange, createCredentialBodySchema, INTERNAL_OPS, isGuid } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
+import { toRecord } from '../db/credentials.ts';
+import type { AuthDeps } from '../deps.ts';
+import {
+  generateClientId,
+  generateClientSecret,
+  generateWebhookSecret,
+  hashSecret,
+} from '../domain/secrets.ts';
+import { publishRecord } from '../publish.ts';
+import { merchantNotFound, parseBody, str } from './replies.ts';
+
+/** Asks catalog whether the store exists: 404 -> merchant_not_found, no answer -> 503. */
+async function assertMerchantExists(deps: AuthDeps, merchantId: string, traceId: string): Promise<void> {
+  try {
+    const r = await callRpc(
+      deps.nc,
+      deps.names.rpc('catalog', INTERNAL_OPS.merchantSnapshot),
+      { traceId, body: { merchantId } },
+      5000,
+    );
+    if (r.status === 200) return;
+    if (r.status === 404) throw merchantNotFound();
+    deps.log.error({ status: r.status, traceId }, 'catalog merchantSnapshot failed');
+  } catch (e) {
+    if (e instanceof HttpException) throw e;
+    if (!(e instanceof RpcUnavailableError)) throw e;
+    deps.log.error({ traceId, err: e.message }, 'catalog unavailable');
+  }
+  throw new HttpException(errors.unavailable(traceId));
+}
+
+/** credentials.create { merchantId, body } -> 201 CredentialChange with clientSecret and webhookSecret */
+export function credentialsCreate(deps: AuthDeps): RpcHandler {
+  return async (req) => {
+    const payload = (req.body ?? {}) as Record<string, unknown>;
+    const merchantId = str(payload.merchantId);
+    if (!isGuid(merchantId)) throw merchantNotFound();
+    const body = parseBody(createCredentialBodySchema, payload.body);
+    await assertMerchantExists(deps, merchantId.toLowerCase(), req.traceId);
+    const clientId = generateClientId();
+    const clientSecret = generateClientSecret();
+    const secretHash = await hashSecret(clientSecret);
+    const webhookUrl = body.webhookUrl ?? null;
+    const webhookSecret = webhookUrl ? generateWebhookSecret() : null;
+    const change = await deps.db.$transaction(async (tx) => {
+      const row = await tx.credential.create({
+        data: {
+          clientId,
+          merchantId: merchantId.toLowerCase(),
+          name: body.name,
+          scopes: body.scopes,
+          deliveryMode: body.deliveryMode,
+          webhookUrl,
+          includeMarketplaceOrders: body.includeMarketplaceOrders ?? false,
+          status: 'ACTIVE',
+          secretHash,
+        },
+      });
+      if (webhookSecret) await tx.webhookSecret.create({ data: { clientId, secret: webhookSecret } });
+      const credential = toRecord(row);
+      const revision = await publishRecord(deps.kv, credential);
+      return { credential, revision, clientSecret, webhookSecret } satisfies CredentialChange;
+    });
+    deps.log.info({ clientId, merchantId, traceId: req.traceId }, 'credential created');
+    return { status: 201, body: change };
+  };
+}

@@ -1,0 +1,29 @@
+import type { RpcHandler } from '@od/bus';
+import { type CredentialChange, WEBHOOK_SECRET_OVERLAP_MS } from '@od/contracts';
+import { rotateWebhookSecret, toRecord, withLockedCredential } from '../db/credentials.ts';
+import type { AuthDeps } from '../deps.ts';
+import { generateWebhookSecret } from '../domain/secrets.ts';
+import { publishRecord } from '../publish.ts';
+import { credentialNotFound, credentialRevoked, noWebhookUrl, str } from './replies.ts';
+
+/**
+ * credentials.rotateWebhookSecret { clientId } -> 200 CredentialChange with the new webhookSecret;
+ * the previous secret stays valid for 24 hours (both are signed with meanwhile).
+ */
+export function credentialsRotate(deps: AuthDeps): RpcHandler {
+  return async (req) => {
+    const clientId = str((req.body as Record<string, unknown> | undefined)?.clientId);
+    const change = await withLockedCredential(deps.db, clientId, async (tx, row) => {
+      if (row.status === 'REVOKED') throw credentialRevoked();
+      if (!row.webhookUrl) throw noWebhookUrl();
+      const webhookSecret = generateWebhookSecret();
+      await rotateWebhookSecret(tx, clientId, webhookSecret, WEBHOOK_SECRET_OVERLAP_MS);
+      const updated = await tx.credential.update({ where: { clientId }, data: { updatedAt: new Date() } });
+      const credential = toRecord(updated);
+      const revision = await publishRecord(deps.kv, credential);
+      return { credential, revision, webhookSecret } satisfies CredentialChange;
+    });
+    if (!change) throw credentialNotFound();
+    return { status: 200, body: change };
+  };
+}

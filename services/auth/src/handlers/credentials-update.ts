@@ -1,0 +1,51 @@
+import type { RpcHandler } from '@od/bus';
+import { type CredentialChange, updateCredentialBodySchema } from '@od/contracts';
+import { replaceWebhookSecrets, toRecord, withLockedCredential } from '../db/credentials.ts';
+import type { AuthDeps } from '../deps.ts';
+import { applyUpdate, isRuleError } from '../domain/rules.ts';
+import { generateWebhookSecret } from '../domain/secrets.ts';
+import { publishRecord } from '../publish.ts';
+import { credentialNotFound, parseBody, ruleError, str } from './replies.ts';
+
+/**
+ * credentials.update { clientId, body } -> 200 CredentialChange. Saving `webhookUrl` drops the old
+ * webhook secrets and returns a new one (`webhookSecret`). Scopes are not editable.
+ */
+export function credentialsUpdate(deps: AuthDeps): RpcHandler {
+  return async (req) => {
+    const payload = (req.body ?? {}) as Record<string, unknown>;
+    const clientId = str(payload.clientId);
+    const patch = parseBody(updateCredentialBodySchema, payload.body);
+    const change = await withLockedCredential(deps.db, clientId, async (tx, row) => {
+      const r = applyUpdate(
+        row.status as 'ACTIVE',
+        {
+          name: row.name,
+          deliveryMode: row.deliveryMode as 'POLLING',
+          webhookUrl: row.webhookUrl,
+          includeMarketplaceOrders: row.includeMarketplaceOrders,
+        },
+        patch,
+      );
+      if (isRuleError(r)) throw ruleError(r);
+      const updated = await tx.credential.update({
+        where: { clientId },
+        data: { ...r.next, updatedAt: new Date() },
+      });
+      let webhookSecret: string | undefined;
+      if (r.urlSaved) {
+        webhookSecret = generateWebhookSecret();
+        await replaceWebhookSecrets(tx, clientId, webhookSecret);
+      } else if (r.urlRemoved) {
+        await replaceWebhookSecrets(tx, clientId, null);
+      }
+      const credential = toRecord(updated);
+      const revision = await publishRecord(deps.kv, credential);
+      const out: CredentialChange = { credential, revision };
+      if (webhookSecret) out.webhookSecret = webhookSecret;
+      return out;
+    });
+    if (!change) throw credentialNotFound();
+    return { status: 200, body: change };
+  };
+}
