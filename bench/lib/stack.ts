@@ -1,0 +1,242 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { cleanupNats } from '@od/testing';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { ROOT, SERVICES } from '../../scripts/services.ts';
+
+export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A process started by the harness, with its output going to bench/results/<name>.log. */
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  readonly pid: number;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export function spawnNode(name: string, script: string, env: Record<string, string | undefined>): Proc {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const logFile = path.join(RESULTS_DIR, `${name}.log`);
+  const out = createWriteStream(logFile);
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
+  return {
+    name,
+    child,
+    get pid() {
+      return child.pid!;
+    },
+    logFile,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const t = setTimeout(() => child.kill('SIGKILL'), 8000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function tail(file: string, lines = 15): string {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** The bare fastify yardstick in its own process. */
+export async function startBare(): Promise<{ url: string; proc: Proc }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'lib', 'bare-fastify.mjs')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /"port":(\d+)/.exec(buf);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (c) => reject(new Error(`bare fastify exited with ${c}`)));
+  });
+  const proc: Proc = {
+    name: 'bare-fastify',
+    child,
+    get pid() {
+      return child.pid!;
+    },
+    logFile: '',
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+  return { url: `http://127.0.0.1:${port}`, proc };
+}
+
+export interface ProcessStack {
+  publicUrl: string;
+  adminUrl: string;
+  adminToken: string;
+  procs: Map<string, Proc>;
+  restartGateway(extraEnv: Record<string, string>): Promise<void>;
+  stop(opts?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+/**
+ * The whole stack as production runs it: one `node services/<name>/bin.mjs` process per service,
+ * on a database `od_<prefix>` created fresh, NATS/Redis names under `<prefix>`, free ports.
+ */
+export async function startProcessStack(opts: {
+  prefix: string;
+  env?: Record<string, string>;
+  log: (m: string) => void;
+}): Promise<ProcessStack> {
+  const baseDb = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const dbName = `od_${opts.prefix}`;
+
+  // fresh database, NATS streams/buckets and Redis keys of this prefix
+  const admin = new pg.Client({ connectionString: baseDb });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  await cleanupNats(natsUrl, opts.prefix);
+  await deleteRedisKeys(redisUrl, `${opts.prefix}:*`);
+
+  const dbUrl = new URL(baseDb);
+  dbUrl.pathname = `/${dbName}`;
+  const port = await freePort();
+  const adminPort = await freePort();
+  const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: redisUrl,
+    NATS_URL: natsUrl,
+    NATS_PREFIX: opts.prefix,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ADMIN_PORT: String(adminPort),
+    ADMIN_TOKEN: adminToken,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_ENABLED: 'false',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...opts.env,
+  };
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const procs = new Map<string, Proc>();
+  const script = (s: string) => path.join(ROOT, 'services', s, 'bin.mjs');
+
+  const failIfExited = () => {
+    for (const p of procs.values()) {
+      if (p.child.exitCode !== null) {
+        throw new Error(`${p.name} exited with ${p.child.exitCode}:\n${tail(p.logFile)}`);
+      }
+    }
+  };
+  const waitHealthy = async (timeoutMs = 90_000) => {
+    const until = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < until) {
+      failIfExited();
+      try {
+        const r = await fetch(`${adminUrl}/admin/v1/health`, {
+          headers: { authorization: `Bearer ${adminToken}` },
+          signal: AbortSignal.timeout(3000),
+        });
+        last = await r.text();
+        if (r.status === 200) return;
+      } catch (e) {
+        last = (e as Error).message;
+      }
+      await sleep(300);
+    }
+    throw new Error(`stack not healthy after ${timeoutMs} ms: ${last}`);
+  };
+
+  const stopAll = async () => {
+    const order = [...procs.values()].reverse(); // gateway first
+    await Promise.all(order.map((p) => p.stop()));
+  };
+  try {
+    // services in parallel (each applies its own migrations under an advisory lock), gateway last
+    for (const s of SERVICES.filter((x) => x !== 'gateway')) procs.set(s, spawnNode(s, script(s), env));
+    procs.set('gateway', spawnNode('gateway', script('gateway'), env));
+    await waitHealthy();
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+  opts.log(`stack up: public ${publicUrl}, admin ${adminUrl}, database ${dbName}, prefix ${opts.prefix}`);
+
+  return {
+    publicUrl,
+    adminUrl,
+    adminToken,
+    procs,
+    async restartGateway(extraEnv) {
+      await procs.get('gateway')!.stop();
+      procs.set('gateway', spawnNode('gateway', script('gateway'), { ...env, ...extraEnv }));
+      await waitHealthy();
+    },
+    async stop(o = {}) {
+      await stopAll();
+      await cleanupNats(natsUrl, opts.prefix).catch(() => {});
+      await deleteRedisKeys(redisUrl, `${opts.prefix}:*`).catch(() => {});
+      if (!o.keepDatabase) {
+        const c = new pg.Client({ connectionString: baseDb });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+        await c.end();
+      }
+    },
+  };
+}
+
+async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
+  const r = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await r.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await r.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    r.disconnect();
+  }
+}
