@@ -128,7 +128,10 @@ describe('HTTP: token requests per IP', () => {
     });
     expect(statuses.every((s) => s === 400)).toBe(true);
     for (const gw of [0, 1]) {
-      const r = await tokenCall(gw, { 'x-forwarded-for': `198.51.100.${gw + 1}`, 'x-real-ip': '198.51.100.9' });
+      const r = await tokenCall(gw, {
+        'x-forwarded-for': `198.51.100.${gw + 1}`,
+        'x-real-ip': '198.51.100.9',
+      });
       expect(r.status).toBe(429);
       expect(r.headers.get('retry-after')).toBe('60');
       expect(await r.json()).toMatchObject({ error: 'rate_limit_exceeded' });

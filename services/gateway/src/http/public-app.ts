@@ -44,6 +44,8 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
 export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
   const app = baseApp(ctx, 'public', 64 * 1024);
   await registerCors(app as unknown as FastifyInstance, ctx);
+  // business bodies are JSON only (64 KB): text/plain is 415, not a string handed to validation
+  app.removeContentTypeParser('text/plain');
   await app.register(fastifyJwt, {
     secret: ctx.config.JWT_SECRET,
     verify: { algorithms: ['HS256'] },
