@@ -16,6 +16,8 @@ export function names(prefix: string) {
     credentialsBucket: `${prefix}_credentials`,
     /** core NATS subject where a service announces a fresh outbox row (wake-up only, not durable) */
     outboxWake: `${prefix}.internal.outbox.wake`,
+    /** core NATS broadcast by catalog replicas after a store or menu edit (payload: merchantId): cache invalidation */
+    catalogChanged: `${prefix}.internal.catalog.changed`,
     /** Redis key prefix */
     redis: (key: string) => `${prefix}:${key}`,
   };

@@ -3,6 +3,7 @@ import type { Config } from '@od/config';
 import { CATALOG_OPS, INTERNAL_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { CatalogDb } from './db/catalog-db.ts';
+import { StoreCache } from './db/store-cache.ts';
 import { adminCreate } from './handlers/admin-create.ts';
 import { adminGet } from './handlers/admin-get.ts';
 import { adminPatch } from './handlers/admin-patch.ts';
@@ -19,7 +20,33 @@ export { sampleMenu, sampleMerchant } from './domain/sample.ts';
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
   const base = await startServiceBase('catalog', config, opts, { migrationsDir: MIGRATIONS });
   const db = new CatalogDb(base.pool);
-  const deps: HandlerDeps = { db, now: () => new Date() };
+  const cache = new StoreCache((id) => db.rendered(id), { ttlMs: 60_000, maxEntries: 20_000 });
+  const subject = base.names.catalogChanged;
+  // every replica (no queue group) drops a store edited by any replica
+  const invalidations = base.nc.subscribe(subject, {
+    callback: (err, msg) => {
+      if (err) return cache.clear();
+      cache.invalidate(msg.string());
+    },
+  });
+  // an invalidation may be lost while disconnected: start over after any connection trouble
+  void (async () => {
+    for await (const s of base.nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnect') cache.clear();
+    }
+  })().catch(() => {});
+  const changed = (merchantId: string) => {
+    cache.invalidate(merchantId);
+    try {
+      base.nc.publish(subject, merchantId);
+    } catch (err) {
+      base.log.error(
+        { err, merchantId },
+        'catalog: invalidation not published (other replicas expire it by TTL)',
+      );
+    }
+  };
+  const deps: HandlerDeps = { db, cache, changed, now: () => new Date() };
   base.serve({
     [CATALOG_OPS.getMerchant]: getMerchant(deps),
     [CATALOG_OPS.getMenus]: getMenus(deps),
@@ -31,6 +58,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   });
   return {
     async stop() {
+      invalidations.unsubscribe();
       await db.close().catch(() => {});
       await base.close();
     },

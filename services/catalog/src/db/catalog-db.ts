@@ -3,6 +3,7 @@ import type { Menu, MenuInput } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { publicMerchant, type StoreState } from '../domain/merchant.ts';
 import { PrismaClient } from './generated/client.ts';
+import type { CachedStore } from './store-cache.ts';
 
 export type Prisma = InstanceType<typeof PrismaClient>;
 
@@ -59,22 +60,15 @@ function merchantColumns(s: StoreState) {
   };
 }
 
-const Q_MERCHANT = {
-  name: 'catalog_merchant_public',
-  text: 'SELECT public_json FROM merchants WHERE id = $1',
-};
-const Q_MENU = {
-  name: 'catalog_menu_public',
-  text: 'SELECT public_json FROM menus WHERE merchant_id = $1',
-};
-const Q_SNAPSHOT = {
-  name: 'catalog_merchant_snapshot',
+const Q_RENDERED = {
+  name: 'catalog_store_rendered',
   text: 'SELECT m.public_json AS merchant, m.test, n.public_json AS menu FROM merchants m LEFT JOIN menus n ON n.merchant_id = m.id WHERE m.id = $1',
 };
+const enc = new TextEncoder();
 
 /**
- * Queries of the catalog. Hot reads (public merchant, public menu, snapshot) are one prepared
- * primary-key lookup returning the stored JSON text, forwarded as bytes. Edits go through Prisma in
+ * Queries of the catalog. Hot reads (public merchant, public menu, snapshot) come from one prepared
+ * primary-key lookup returning the stored JSON text (cached per replica, see StoreCache). Edits go through Prisma in
  * a transaction holding the store's row lock, and re-render the stored JSON.
  */
 export class CatalogDb {
@@ -83,35 +77,27 @@ export class CatalogDb {
     this.prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: 'catalog' }) });
   }
 
-  async merchantJson(id: string): Promise<string | null> {
-    const r = await this.pool.query<{ public_json: string }>({ ...Q_MERCHANT, values: [id] });
-    return r.rows[0]?.public_json ?? null;
-  }
-
-  /** the public menu object (not the array) */
-  async menuJson(id: string): Promise<string | null> {
-    const r = await this.pool.query<{ public_json: string }>({ ...Q_MENU, values: [id] });
-    return r.rows[0]?.public_json ?? null;
-  }
-
-  /** `{"merchant":...,"test":...,"menu":...}` built from stored text, no parse. */
-  async snapshotJson(id: string): Promise<string | null> {
+  /**
+   * The three rendered answers of a store (public Merchant, public menus array, MerchantSnapshot)
+   * from one prepared primary-key lookup of stored JSON text, concatenated without parsing.
+   */
+  async rendered(id: string): Promise<CachedStore | null> {
     const r = await this.pool.query<{ merchant: string; test: boolean; menu: string | null }>({
-      ...Q_SNAPSHOT,
+      ...Q_RENDERED,
       values: [id],
     });
     const row = r.rows[0];
     if (!row) return null;
-    return `{"merchant":${row.merchant},"test":${row.test},"menu":${row.menu ?? 'null'}}`;
+    return {
+      merchant: enc.encode(row.merchant),
+      menus: enc.encode(row.menu === null ? '[]' : `[${row.menu}]`),
+      snapshot: enc.encode(`{"merchant":${row.merchant},"test":${row.test},"menu":${row.menu ?? 'null'}}`),
+    };
   }
 
   async load(id: string): Promise<StoreState | null> {
     const row = await this.prisma.merchant.findUnique({ where: { id } });
     return row ? toState(row) : null;
-  }
-
-  async exists(id: string): Promise<boolean> {
-    return (await this.prisma.merchant.count({ where: { id } })) > 0;
   }
 
   /** Inserts a store and its menu in one transaction. false = the id is taken. */

@@ -5,7 +5,7 @@ import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './
 
 /** PATCH /admin/v1/merchants/{merchantId}: edit store fields -> 200 Merchant + test. */
 export const adminPatch =
-  ({ db, now }: HandlerDeps): RpcHandler =>
+  ({ db, now, changed }: HandlerDeps): RpcHandler =>
   async (req) => {
     const id = adminMerchantId(req);
     const patch = parseAdmin(merchantPatchSchema, req.body ?? {}, 'Alteração inválida.');
@@ -14,5 +14,6 @@ export const adminPatch =
       return { state, result: adminMerchant(state) };
     });
     if (!result) throw storeNotFound();
+    changed(id);
     return { status: 200, body: result };
   };

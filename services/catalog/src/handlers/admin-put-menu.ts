@@ -9,7 +9,7 @@ import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './
  * or the public form (an array holding it). Answers 200 with the menu as served.
  */
 export const adminPutMenu =
-  ({ db, now }: HandlerDeps): RpcHandler =>
+  ({ db, now, changed }: HandlerDeps): RpcHandler =>
   async (req) => {
     const id = adminMerchantId(req);
     let body = req.body;
@@ -31,5 +31,6 @@ export const adminPutMenu =
       };
     });
     if (!menu) throw storeNotFound();
+    changed(id);
     return { status: 200, body: menu };
   };

@@ -371,3 +371,37 @@ describe('catalog through the gateway', () => {
     expect((await snapshot(undefined)).status).toBe(404);
   });
 });
+
+describe('catalog with two replicas', () => {
+  let stack: TestStack;
+  afterAll(async () => stack?.stop());
+
+  it('an edit through one replica is seen at once through every replica (cache invalidation)', async () => {
+    stack = await startStack({ services: ['catalog'] });
+    await stack.startService('catalog');
+    const m = await (await stack.admin('POST', '/admin/v1/merchants', { name: 'v0' })).json();
+    const { token } = await issueTestToken(stack, { merchantId: m.id });
+    const read = async () => {
+      const r = await stack.api(`/v1/merchant/${m.id}`, { headers: { authorization: `Bearer ${token}` } });
+      return (await r.json()).name as string;
+    };
+    const menuName = async () => {
+      const r = await stack.api(`/v1/merchant/${m.id}/menus`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return (await r.json())[0].name as string;
+    };
+    for (let round = 1; round <= 3; round++) {
+      // warm both replicas' caches (the queue group spreads requests between them)
+      for (let i = 0; i < 16; i++) await Promise.all([read(), menuName()]);
+      const p = await stack.admin('PATCH', `/admin/v1/merchants/${m.id}`, { name: `v${round}` });
+      expect(p.status).toBe(200);
+      const u = await stack.admin('PUT', `/admin/v1/merchants/${m.id}/menu`, { name: `menu v${round}` });
+      expect(u.status).toBe(200);
+      const names = await Promise.all(Array.from({ length: 16 }, read));
+      expect(new Set(names)).toEqual(new Set([`v${round}`]));
+      const menus = await Promise.all(Array.from({ length: 16 }, menuName));
+      expect(new Set(menus)).toEqual(new Set([`menu v${round}`]));
+    }
+  });
+});

@@ -2,10 +2,14 @@ import { isGuid, type RpcRequest } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import type { z } from 'zod';
 import type { CatalogDb } from '../db/catalog-db.ts';
+import type { StoreCache } from '../db/store-cache.ts';
 
 export interface HandlerDeps {
   db: CatalogDb;
-  /** clock (tests may pin it) */
+  /** rendered stores of this replica */
+  cache: StoreCache;
+  /** after an edit commits: drop the store from every replica's cache */
+  changed: (merchantId: string) => void;
   now: () => Date;
 }
 

@@ -5,11 +5,11 @@ import type { HandlerDeps } from './common.ts';
 
 /** internal.merchantSnapshot: body { merchantId } -> 200 MerchantSnapshot | 404. */
 export const merchantSnapshot =
-  ({ db }: HandlerDeps): RpcHandler<{ merchantId?: unknown }> =>
+  ({ cache }: HandlerDeps): RpcHandler<{ merchantId?: unknown }> =>
   async (req) => {
     const id = req.body?.merchantId;
     if (!isGuid(id)) return errors.adminNotFound('Estabelecimento');
-    const json = await db.snapshotJson(id);
-    if (json === null) return errors.adminNotFound('Estabelecimento');
-    return { status: 200, body: json };
+    const store = await cache.get(id.toLowerCase());
+    if (!store) return errors.adminNotFound('Estabelecimento');
+    return { status: 200, body: store.snapshot };
   };

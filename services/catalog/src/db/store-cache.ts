@@ -1,0 +1,65 @@
+/** What the read routes serve for one store, already encoded: forwarded as bytes, never re-parsed. */
+export interface CachedStore {
+  /** public Merchant JSON */
+  merchant: Uint8Array;
+  /** public menus JSON: an array holding the single menu */
+  menus: Uint8Array;
+  /** MerchantSnapshot JSON */
+  snapshot: Uint8Array;
+}
+
+export interface StoreCacheOptions {
+  /** safety net against a lost invalidation (e.g. during a NATS reconnect) */
+  ttlMs: number;
+  maxEntries: number;
+  now?: () => number;
+}
+
+/**
+ * Per-replica cache of rendered stores. Every replica drops an entry when any replica announces an
+ * edit of that store (core NATS broadcast, published after commit, on the same connection as the RPC
+ * replies, so a read that follows an edit's answer always finds the entry gone). A load that raced
+ * with an invalidation is not stored (generation check). Unknown stores are not cached.
+ */
+export class StoreCache {
+  private readonly entries = new Map<string, { value: CachedStore; at: number }>();
+  private generation = 0;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly load: (merchantId: string) => Promise<CachedStore | null>,
+    private readonly opts: StoreCacheOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  async get(merchantId: string): Promise<CachedStore | null> {
+    const e = this.entries.get(merchantId);
+    if (e && this.now() - e.at < this.opts.ttlMs) return e.value;
+    const generation = this.generation;
+    const value = await this.load(merchantId);
+    if (value && generation === this.generation) {
+      this.entries.delete(merchantId);
+      if (this.entries.size >= this.opts.maxEntries) {
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+      this.entries.set(merchantId, { value, at: this.now() });
+    }
+    return value;
+  }
+
+  invalidate(merchantId: string): void {
+    this.generation++;
+    this.entries.delete(merchantId);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
