@@ -1,13 +1,55 @@
 import path from 'node:path';
 import type { Config } from '@od/config';
+import { ORDER_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
+import type { OrdersDeps } from './core.ts';
+import { publicAction, adminAction } from './handlers/action.ts';
+import { adminCancel } from './handlers/admin-cancel.ts';
+import { adminCourier } from './handlers/admin-courier.ts';
+import { adminCreate } from './handlers/admin-create.ts';
+import { adminEdit } from './handlers/admin-edit.ts';
+import { adminGet } from './handlers/admin-get.ts';
+import { adminPayment } from './handlers/admin-payment.ts';
+import { getOrder } from './handlers/get.ts';
+import { type Relay, startRelay } from './outbox/relay.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 
-export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
-  const base = await startServiceBase('orders', config, opts, { migrationsDir: MIGRATIONS });
+export interface OrdersHandle extends ServiceHandle {
+  relay: Relay;
+}
+
+export async function start(config: Config, opts: StartOptions = {}): Promise<OrdersHandle> {
+  const base = await startServiceBase('orders', config, opts, { migrationsDir: MIGRATIONS, poolSize: 20 });
+  const relay = await startRelay({
+    databaseUrl: config.DATABASE_URL,
+    schema: 'orders',
+    nc: base.nc,
+    names: base.names,
+    log: base.log,
+  });
+  const deps: OrdersDeps = {
+    pool: base.pool,
+    nc: base.nc,
+    names: base.names,
+    baseUrl: config.PUBLIC_BASE_URL,
+    wake: () => relay.wake(),
+  };
+  base.serve({
+    [ORDER_OPS.get]: getOrder(deps),
+    [ORDER_OPS.action]: publicAction(deps),
+    [ORDER_OPS.adminCreate]: adminCreate(deps),
+    [ORDER_OPS.adminGet]: adminGet(deps),
+    [ORDER_OPS.adminAction]: adminAction(deps),
+    [ORDER_OPS.adminPayment]: adminPayment(deps),
+    [ORDER_OPS.adminCancel]: adminCancel(deps),
+    [ORDER_OPS.adminEdit]: adminEdit(deps),
+    [ORDER_OPS.adminCourier]: adminCourier(deps),
+  });
   return {
+    relay,
     async stop() {
+      await relay.stop();
       await base.close();
     },
   };

@@ -1,4 +1,50 @@
+import { ORDER_ACTIONS, ORDER_OPS } from '@od/contracts';
 import type { RouteModule } from '../context.ts';
+import { forward } from '../forward.ts';
 
-/** Admin routes served by the orders service. (Not yet built.) */
-export const orderAdminRoutes: RouteModule = (_app, _ctx) => {};
+type P = { orderId: string };
+
+/**
+ * Admin routes served by the orders service (channels and the merchant panel). Bodies are validated
+ * by the service (admin error form `{ error, message, errors }`).
+ */
+export const orderAdminRoutes: RouteModule = (app, ctx) => {
+  app.post('/admin/v1/merchants/:merchantId/orders', (request, reply) =>
+    forward(ctx, request, reply, 'orders', ORDER_OPS.adminCreate, {
+      params: { merchantId: (request.params as { merchantId: string }).merchantId },
+      body: request.body,
+    }),
+  );
+  app.get('/admin/v1/orders/:orderId', (request, reply) =>
+    forward(ctx, request, reply, 'orders', ORDER_OPS.adminGet, {
+      params: { orderId: (request.params as P).orderId },
+    }),
+  );
+  app.patch('/admin/v1/orders/:orderId', (request, reply) =>
+    forward(ctx, request, reply, 'orders', ORDER_OPS.adminEdit, {
+      params: { orderId: (request.params as P).orderId },
+      body: request.body,
+    }),
+  );
+  const ops = {
+    payment: ORDER_OPS.adminPayment,
+    cancel: ORDER_OPS.adminCancel,
+    courier: ORDER_OPS.adminCourier,
+  };
+  for (const [path, op] of Object.entries(ops)) {
+    app.post(`/admin/v1/orders/:orderId/${path}`, (request, reply) =>
+      forward(ctx, request, reply, 'orders', op, {
+        params: { orderId: (request.params as P).orderId },
+        body: request.body,
+      }),
+    );
+  }
+  for (const name of ORDER_ACTIONS) {
+    app.post(`/admin/v1/orders/:orderId/${name}`, (request, reply) =>
+      forward(ctx, request, reply, 'orders', ORDER_OPS.adminAction, {
+        params: { orderId: (request.params as P).orderId, action: name },
+        body: request.body,
+      }),
+    );
+  }
+};

@@ -1,0 +1,411 @@
+import { z } from 'zod';
+import { COURIER_EVENT_TYPES, ORDER_CHANNELS } from './events.ts';
+import { GUID_PATTERN } from './ids.ts';
+
+/**
+ * Orders service contract: situations, actions, RPC ops (served at `names(prefix).rpc('orders', op)`),
+ * the public Order shape and the admin intake body. Events leave the service on the order-event
+ * stream (`OrderEventMessage` in events.ts, JetStream msgID = eventId).
+ */
+export const SITUATIONS = [
+  'PENDING_PAYMENT',
+  'PENDING',
+  'ACCEPTED',
+  'PREPARING',
+  'READY',
+  'DELIVERY',
+  'DONE',
+  'CANCELLED',
+] as const;
+export type Situation = (typeof SITUATIONS)[number];
+
+/** Public lifecycle actions (`POST /v1/orders/{orderId}/{action}`), also the panel's clicks. */
+export const ORDER_ACTIONS = [
+  'confirm',
+  'startPreparation',
+  'readyForPickup',
+  'dispatch',
+  'pickedUp',
+  'delivered',
+  'requestCancellation',
+] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+export const ORDER_TYPES = ['DELIVERY', 'TAKEOUT', 'INDOOR'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+export const ORDER_TIMINGS = ['INSTANT', 'SCHEDULED'] as const;
+
+/** `202` body of an action. */
+export interface ActionResponse {
+  status: 'accepted' | 'already_applied';
+  situation: Situation;
+}
+
+/**
+ * RPC ops of the orders service. Public ops get `auth` from the gateway (merchant scope enforced);
+ * admin ops have no auth.
+ * - get: params { orderId } -> 200 Order bytes | 404 order_not_found
+ * - action: params { orderId, action }, body { reason?, code? } (requestCancellation only) -> 202 ActionResponse
+ * - admin.create: params { merchantId }, body OrderIntake -> 201 Order + { situation, channel }
+ * - admin.get: params { orderId } -> 200 Order + { situation, channel, history }
+ * - admin.action: params { orderId, action } -> as `action`, actor PANEL
+ * - admin.payment: params { orderId } -> 202 ActionResponse (PENDING_PAYMENT -> PENDING, CREATED)
+ * - admin.cancel: params { orderId }, body { by, reason? } -> 202 ActionResponse
+ * - admin.edit: params { orderId }, body OrderEdit -> 200 Order + { situation, channel } (MODIFIED)
+ * - admin.courier: params { orderId }, body CourierUpdate -> 202 { status: 'accepted', eventId }
+ */
+export const ORDER_OPS = {
+  get: 'get',
+  action: 'action',
+  adminCreate: 'admin.create',
+  adminGet: 'admin.get',
+  adminAction: 'admin.action',
+  adminPayment: 'admin.payment',
+  adminCancel: 'admin.cancel',
+  adminEdit: 'admin.edit',
+  adminCourier: 'admin.courier',
+} as const;
+
+/** Default pt-BR reason when requestCancellation carries none. */
+export const DEFAULT_CANCELLATION_REASON = 'Pedido cancelado pelo estabelecimento.';
+export const MAX_CANCELLATION_REASON = 500;
+
+// ---------------------------------------------------------------- public Order (SPEC "Order")
+
+export interface Money {
+  value: number;
+  currency: 'BRL';
+}
+export interface OrderOption {
+  id: string;
+  index: number | null;
+  name: string;
+  externalCode: string;
+  quantity: number;
+  unit: string | null;
+  unitPrice: Money;
+  price: Money;
+  groupName: string | null;
+}
+export interface OrderItem {
+  id: string;
+  index: number | null;
+  name: string;
+  externalCode: string;
+  unit: string | null;
+  ean: string | null;
+  quantity: number;
+  specialInstructions: string | null;
+  unitPrice: Money;
+  optionsPrice: Money;
+  totalPrice: Money;
+  options: OrderOption[];
+}
+export interface OrderFee {
+  name: string;
+  type: string;
+  receivedBy: string;
+  price: Money;
+}
+export interface OrderDiscount {
+  amount: Money;
+  target: string;
+  targetId: string | null;
+  sponsorshipValues: { name: string; amount: Money; discountCode: string | null }[];
+}
+export interface PaymentMethod {
+  value: number;
+  currency: 'BRL';
+  method: string;
+  methodInfo: string;
+  type: string;
+  changeFor: number | null;
+  brand: string | null;
+  transaction: unknown | null;
+}
+export interface DeliveryAddress {
+  country: string;
+  state: string;
+  city: string;
+  district: string;
+  street: string;
+  number: string;
+  postalCode: string;
+  complement: string | null;
+  reference: string | null;
+  formattedAddress: string | null;
+  coordinates: { latitude: number; longitude: number };
+}
+export interface Order {
+  id: string;
+  displayId: string;
+  type: OrderType;
+  orderTiming: 'INSTANT' | 'SCHEDULED';
+  createdAt: string;
+  preparationStartDateTime: string;
+  merchant: { id: string; name: string };
+  customer: {
+    id: string;
+    name: string;
+    phone: { number: string; extension: string | null };
+    documentNumber: string | null;
+    email: string | null;
+    ordersCountOnMerchant: number | null;
+  };
+  items: OrderItem[];
+  otherFees: OrderFee[];
+  discounts: OrderDiscount[] | null;
+  total: { items: Money; otherFees: Money; discount: Money; orderAmount: Money };
+  payments: { prepaid: number; pending: number; methods: PaymentMethod[] };
+  delivery: {
+    deliveryDateTime: string | null;
+    estimatedDeliveryDateTime: string | null;
+    deliveredBy: string;
+    deliveryAddress: DeliveryAddress;
+  } | null;
+  takeout: { mode: string; takeoutDateTime: string } | null;
+  indoor: { mode: string; indoorDateTime: string; place: string | null; tab: string | null } | null;
+  schedule: { scheduledDateTimeStart: string; scheduledDateTimeEnd: string } | null;
+  extraInfo: string | null;
+  test: boolean;
+}
+
+// ---------------------------------------------------------------- admin intake (channels)
+
+const guid = z.string().regex(GUID_PATTERN, 'must be a GUID');
+const isoDate = z.iso.datetime({ offset: true });
+/** Money in: a number or `{ value, currency? }` (currency is always BRL). */
+export const moneyIn = z.union([
+  z.number().nonnegative(),
+  z.object({ value: z.number().nonnegative(), currency: z.literal('BRL').optional() }),
+]);
+
+const optionIn = z.union([
+  z.object({ optionId: z.string().min(1), quantity: z.number().positive().default(1) }),
+  z.object({
+    id: z.string().min(1).optional(),
+    name: z.string().min(1),
+    externalCode: z.string().default(''),
+    quantity: z.number().positive().default(1),
+    unit: z.string().nullable().optional(),
+    unitPrice: moneyIn,
+    groupName: z.string().nullable().optional(),
+  }),
+]);
+
+/** An item: by menu reference `{ itemId, quantity, options: [{ optionId }] }` or given in full. */
+export const itemIn = z.union([
+  z.object({
+    itemId: z.string().min(1),
+    quantity: z.number().positive().default(1),
+    specialInstructions: z.string().max(1000).nullable().optional(),
+    options: z
+      .array(z.object({ optionId: z.string().min(1), quantity: z.number().positive().default(1) }))
+      .default([]),
+  }),
+  z.object({
+    id: guid.optional(),
+    name: z.string().min(1),
+    externalCode: z.string().default(''),
+    unit: z.enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']).nullable().optional(),
+    ean: z.string().nullable().optional(),
+    quantity: z.number().positive().default(1),
+    specialInstructions: z.string().max(1000).nullable().optional(),
+    unitPrice: moneyIn,
+    options: z.array(optionIn).default([]),
+  }),
+]);
+export type ItemIn = z.infer<typeof itemIn>;
+
+export const customerIn = z.object({
+  id: guid.optional(),
+  name: z.string().min(1),
+  phone: z.object({ number: z.string().min(1), extension: z.string().nullable().optional() }),
+  documentNumber: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  ordersCountOnMerchant: z.number().int().nonnegative().nullable().optional(),
+});
+
+export const deliveryAddressIn = z.object({
+  country: z.string().min(2).default('BR'),
+  state: z.string().min(1),
+  city: z.string().min(1),
+  district: z.string().min(1),
+  street: z.string().min(1),
+  number: z.string().min(1),
+  postalCode: z.string().min(1),
+  complement: z.string().nullable().optional(),
+  reference: z.string().nullable().optional(),
+  formattedAddress: z.string().nullable().optional(),
+  coordinates: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
+});
+
+export const deliveryIn = z.object({
+  deliveredBy: z.enum(['MERCHANT', 'MARKETPLACE']).default('MERCHANT'),
+  deliveryAddress: deliveryAddressIn.optional(),
+  estimatedDeliveryDateTime: isoDate.nullable().optional(),
+  deliveryDateTime: isoDate.nullable().optional(),
+});
+
+export const FEE_TYPES = ['DELIVERY', 'DELIVERY_FEE', 'SERVICE_FEE', 'TIP'] as const;
+export const FEE_RECEIVERS = ['MERCHANT', 'MARKETPLACE', 'LOGISTIC_SERVICES'] as const;
+export const feeIn = z.object({
+  name: z.string().min(1),
+  type: z.enum(FEE_TYPES),
+  receivedBy: z.enum(FEE_RECEIVERS).default('MERCHANT'),
+  price: moneyIn,
+});
+
+export const discountIn = z.object({
+  amount: moneyIn,
+  target: z.enum(['CART', 'DELIVERY_FEE', 'ITEM']).default('CART'),
+  targetId: z.string().nullable().optional(),
+  sponsorshipValues: z
+    .array(
+      z.object({
+        name: z.enum(['MARKETPLACE', 'MERCHANT']),
+        amount: moneyIn,
+        discountCode: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
+});
+
+export const PAYMENT_METHODS = [
+  'CREDIT',
+  'DEBIT',
+  'MEAL_VOUCHER',
+  'FOOD_VOUCHER',
+  'DIGITAL_WALLET',
+  'PIX',
+  'CASH',
+  'CREDIT_DEBIT',
+  'COUPON',
+  'REDEEM',
+  'PREPAID_REDEEM',
+  'OTHER',
+] as const;
+/** `OFFLINE`/`PENDING` count as pending (paid on delivery); `ONLINE`/`PREPAID` as prepaid. */
+export const PAYMENT_TYPES = ['OFFLINE', 'ONLINE', 'PREPAID', 'PENDING'] as const;
+export const paymentMethodIn = z.object({
+  value: z.number().nonnegative(),
+  currency: z.literal('BRL').optional(),
+  method: z.enum(PAYMENT_METHODS),
+  methodInfo: z.string().optional(),
+  type: z.enum(PAYMENT_TYPES),
+  changeFor: z.number().nonnegative().nullable().optional(),
+  brand: z.string().nullable().optional(),
+  transaction: z.unknown().optional(),
+});
+export const paymentsIn = z.object({
+  prepaid: z.number().nonnegative().optional(),
+  pending: z.number().nonnegative().optional(),
+  methods: z.array(paymentMethodIn).min(1),
+});
+
+export const scheduleIn = z.object({
+  scheduledDateTimeStart: isoDate,
+  scheduledDateTimeEnd: isoDate.optional(),
+});
+export const takeoutIn = z.object({
+  mode: z.enum(['DEFAULT', 'PICKUP_AREA']).default('DEFAULT'),
+  takeoutDateTime: isoDate.optional(),
+});
+export const indoorIn = z.object({
+  mode: z.enum(['DEFAULT', 'PLACE', 'TAB']).default('DEFAULT'),
+  indoorDateTime: isoDate.optional(),
+  place: z.string().nullable().optional(),
+  tab: z.string().nullable().optional(),
+});
+
+/** POST /admin/v1/merchants/{merchantId}/orders: everything but `type` has a sample default. */
+export const orderIntakeSchema = z.object({
+  type: z.enum(ORDER_TYPES),
+  orderTiming: z.enum(ORDER_TIMINGS).optional(),
+  schedule: scheduleIn.optional(),
+  channel: z.enum(ORDER_CHANNELS).default('DIGITAL_MENU'),
+  paymentPending: z.boolean().default(false),
+  displayId: z.string().min(1).max(40).optional(),
+  items: z.array(itemIn).min(1).optional(),
+  customer: customerIn.optional(),
+  delivery: deliveryIn.optional(),
+  takeout: takeoutIn.optional(),
+  indoor: indoorIn.optional(),
+  otherFees: z.array(feeIn).optional(),
+  discounts: z.array(discountIn).optional(),
+  payments: paymentsIn.optional(),
+  extraInfo: z.string().max(2000).nullable().optional(),
+});
+export type OrderIntake = z.infer<typeof orderIntakeSchema>;
+
+/** PATCH /admin/v1/orders/{orderId}: content edit (MODIFIED). Payments may be omitted when the
+ * order has a single payment method: it follows the new amount. */
+export const orderEditSchema = z
+  .object({
+    items: z.array(itemIn).min(1).optional(),
+    customer: customerIn.optional(),
+    delivery: deliveryIn.optional(),
+    takeout: takeoutIn.optional(),
+    indoor: indoorIn.optional(),
+    otherFees: z.array(feeIn).optional(),
+    discounts: z.array(discountIn).nullable().optional(),
+    payments: paymentsIn.optional(),
+    extraInfo: z.string().max(2000).nullable().optional(),
+  })
+  .refine((o) => Object.keys(o).length > 0, { message: 'nothing to edit' });
+export type OrderEdit = z.infer<typeof orderEditSchema>;
+
+export const cancelSchema = z.object({
+  by: z.enum(['CUSTOMER', 'MERCHANT']),
+  reason: z.string().max(MAX_CANCELLATION_REASON).optional(),
+});
+
+/**
+ * Courier tracking (`POST /admin/v1/orders/{orderId}/courier`). The event's metadata is
+ * `{ delivery: <this delivery block> }`:
+ * `{ courier: { id, name, phone, vehicle: { type, licensePlate } } | null,
+ *    route: { id, stopIndex, totalStops } | null,
+ *    stop: { status: PENDING|EN_ROUTE|ARRIVED|DELIVERED|FAILED, reason } | null,
+ *    location: { latitude, longitude } | null, estimatedDeliveryDateTime | null, trackingUrl | null }`
+ * (every key present, null when not given).
+ */
+export const courierDeliverySchema = z.object({
+  courier: z
+    .object({
+      id: z.string().nullable().optional(),
+      name: z.string().min(1),
+      phone: z.string().nullable().optional(),
+      vehicle: z
+        .object({ type: z.string().min(1), licensePlate: z.string().nullable().optional() })
+        .nullable()
+        .optional(),
+    })
+    .nullable()
+    .optional(),
+  route: z
+    .object({
+      id: z.string().nullable().optional(),
+      stopIndex: z.number().int().nonnegative().nullable().optional(),
+      totalStops: z.number().int().positive().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  stop: z
+    .object({
+      status: z.enum(['PENDING', 'EN_ROUTE', 'ARRIVED', 'DELIVERED', 'FAILED']),
+      reason: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  location: z
+    .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+    .nullable()
+    .optional(),
+  estimatedDeliveryDateTime: isoDate.nullable().optional(),
+  trackingUrl: z.string().nullable().optional(),
+});
+export const courierUpdateSchema = z.object({
+  eventType: z.enum(COURIER_EVENT_TYPES),
+  delivery: courierDeliverySchema.default({}),
+});
+export type CourierUpdate = z.infer<typeof courierUpdateSchema>;

@@ -1,0 +1,216 @@
+import { ORDER_ACTIONS, ORDER_TYPES, type OrderType, SITUATIONS, type Situation } from '@od/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Decision, decide, FINAL, type Trigger } from './state-machine.ts';
+
+const move = (to: Situation, event?: string, backtrack = false) => ({ kind: 'move', to, event, backtrack });
+const same = (to: Situation) => ({ kind: 'already_applied', to });
+const bad = { kind: 'invalid' };
+
+/**
+ * The whole table, written out by hand: expected[from][trigger] for a DELIVERY order.
+ * TAKEOUT/INDOOR differences are applied below.
+ */
+const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
+  PENDING_PAYMENT: {
+    pay: move('PENDING', 'CREATED'),
+    cancel: move('CANCELLED'),
+    confirm: bad,
+    startPreparation: bad,
+    readyForPickup: bad,
+    dispatch: bad,
+    pickedUp: bad,
+    delivered: bad,
+    requestCancellation: bad,
+  },
+  PENDING: {
+    pay: same('PENDING'),
+    cancel: move('CANCELLED', 'CANCELLED'),
+    confirm: move('ACCEPTED', 'CONFIRMED'),
+    startPreparation: bad,
+    readyForPickup: bad,
+    dispatch: bad,
+    pickedUp: bad,
+    delivered: bad,
+    requestCancellation: move('CANCELLED', 'CANCELLED'),
+  },
+  ACCEPTED: {
+    pay: same('ACCEPTED'),
+    cancel: move('CANCELLED', 'CANCELLED'),
+    confirm: same('ACCEPTED'),
+    startPreparation: move('PREPARING', 'PREPARING'),
+    readyForPickup: move('READY', 'READY_FOR_PICKUP'),
+    dispatch: move('DELIVERY', 'DISPATCHED'),
+    pickedUp: move('DONE', 'CONCLUDED'),
+    delivered: move('DONE', 'CONCLUDED'),
+    requestCancellation: move('CANCELLED', 'CANCELLED'),
+  },
+  PREPARING: {
+    pay: same('PREPARING'),
+    cancel: move('CANCELLED', 'CANCELLED'),
+    confirm: move('ACCEPTED', undefined, true),
+    startPreparation: same('PREPARING'),
+    readyForPickup: move('READY', 'READY_FOR_PICKUP'),
+    dispatch: move('DELIVERY', 'DISPATCHED'),
+    pickedUp: move('DONE', 'CONCLUDED'),
+    delivered: move('DONE', 'CONCLUDED'),
+    requestCancellation: move('CANCELLED', 'CANCELLED'),
+  },
+  READY: {
+    pay: same('READY'),
+    cancel: move('CANCELLED', 'CANCELLED'),
+    confirm: move('ACCEPTED', undefined, true),
+    startPreparation: move('PREPARING', undefined, true),
+    readyForPickup: same('READY'),
+    dispatch: move('DELIVERY', 'DISPATCHED'),
+    pickedUp: move('DONE', 'CONCLUDED'),
+    delivered: move('DONE', 'CONCLUDED'),
+    requestCancellation: move('CANCELLED', 'CANCELLED'),
+  },
+  DELIVERY: {
+    pay: same('DELIVERY'),
+    cancel: move('CANCELLED', 'CANCELLED'),
+    confirm: move('ACCEPTED', undefined, true),
+    startPreparation: move('PREPARING', undefined, true),
+    readyForPickup: move('READY', undefined, true),
+    dispatch: same('DELIVERY'),
+    pickedUp: move('DONE', 'CONCLUDED'),
+    delivered: move('DONE', 'CONCLUDED'),
+    requestCancellation: move('CANCELLED', 'CANCELLED'),
+  },
+  DONE: {
+    pay: same('DONE'),
+    cancel: bad,
+    confirm: bad,
+    startPreparation: bad,
+    readyForPickup: bad,
+    dispatch: bad,
+    pickedUp: same('DONE'),
+    delivered: same('DONE'),
+    requestCancellation: bad,
+  },
+  CANCELLED: {
+    pay: bad,
+    cancel: same('CANCELLED'),
+    confirm: bad,
+    startPreparation: bad,
+    readyForPickup: bad,
+    dispatch: bad,
+    pickedUp: bad,
+    delivered: bad,
+    requestCancellation: same('CANCELLED'),
+  },
+};
+
+function expected(type: OrderType, from: Situation, trigger: Trigger): unknown {
+  if (type === 'INDOOR') {
+    if (from === 'DELIVERY') return undefined; // an INDOOR order never reaches DELIVERY
+    if (trigger === 'dispatch') return bad;
+  }
+  const e = DELIVERY[from][trigger] as { kind: string; event?: string };
+  if (type === 'TAKEOUT' && trigger === 'dispatch' && e.kind === 'move' && e.event === 'DISPATCHED')
+    return move('DELIVERY', 'READY_FOR_PICKUP');
+  return e;
+}
+
+const TRIGGERS: Trigger[] = [...ORDER_ACTIONS, 'pay', 'cancel'];
+
+describe('state machine: every row of the table', () => {
+  for (const type of ORDER_TYPES) {
+    for (const from of SITUATIONS) {
+      for (const trigger of TRIGGERS) {
+        const want = expected(type, from, trigger);
+        if (want === undefined) continue;
+        it(`${type} ${from} --${trigger}-->`, () => {
+          const got = decide(type, from, trigger) as Decision & { event?: string; backtrack?: boolean };
+          const norm =
+            got.kind === 'move'
+              ? { kind: 'move', to: got.to, event: got.event, backtrack: got.backtrack }
+              : got;
+          expect(norm).toEqual(want);
+        });
+      }
+    }
+  }
+
+  it('rules: TAKEOUT and INDOOR never emit DISPATCHED; DONE cannot be cancelled; CANCELLED is final', () => {
+    for (const from of SITUATIONS)
+      for (const t of TRIGGERS) {
+        for (const type of ['TAKEOUT', 'INDOOR'] as const) {
+          const d = decide(type, from, t);
+          if (d.kind === 'move') expect(d.event).not.toBe('DISPATCHED');
+        }
+        const c = decide('DELIVERY', 'CANCELLED', t);
+        expect(c.kind === 'move').toBe(false);
+      }
+    expect(decide('DELIVERY', 'DONE', 'requestCancellation')).toEqual({ kind: 'invalid' });
+    expect(decide('DELIVERY', 'DONE', 'cancel')).toEqual({ kind: 'invalid' });
+  });
+});
+
+describe('state machine: properties over random action sequences', () => {
+  const typeArb = fc.constantFrom(...ORDER_TYPES);
+  const triggersArb = fc.array(fc.constantFrom(...TRIGGERS), { maxLength: 40 });
+  const startArb = fc.constantFrom<Situation>('PENDING_PAYMENT', 'PENDING');
+
+  it('finals are final; forward moves emit exactly one event; backtracking and already_applied emit none', () => {
+    fc.assert(
+      fc.property(typeArb, startArb, triggersArb, (type, start, triggers) => {
+        let s: Situation = start;
+        for (const t of triggers) {
+          const d = decide(type, s, t);
+          if (FINAL.has(s)) expect(d.kind).not.toBe('move');
+          if (d.kind === 'already_applied') expect(d.to).toBe(s);
+          if (d.kind === 'move') {
+            expect(d.to).not.toBe(s);
+            if (d.backtrack) {
+              expect(d.event).toBeUndefined();
+              expect(['ACCEPTED', 'PREPARING', 'READY', 'DELIVERY']).toContain(s);
+            } else if (!(s === 'PENDING_PAYMENT' && d.to === 'CANCELLED')) {
+              expect(typeof d.event).toBe('string');
+            }
+            if (type === 'INDOOR') expect(d.to).not.toBe('DELIVERY');
+            if (d.to === 'PENDING') expect(d.event).toBe('CREATED');
+            s = d.to;
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('replaying the same action right after a move is already_applied (idempotent by state)', () => {
+    fc.assert(
+      fc.property(typeArb, triggersArb, (type, triggers) => {
+        let s: Situation = 'PENDING';
+        for (const t of triggers) {
+          const d = decide(type, s, t);
+          if (d.kind === 'move') {
+            s = d.to;
+            if (t !== 'pay') expect(decide(type, s, t).kind).toBe('already_applied');
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('an order that never left PENDING_PAYMENT emits nothing, whatever happens to it', () => {
+    fc.assert(
+      fc.property(
+        typeArb,
+        fc.array(fc.constantFrom<Trigger>(...ORDER_ACTIONS, 'cancel')),
+        (type, triggers) => {
+          let s: Situation = 'PENDING_PAYMENT';
+          for (const t of triggers) {
+            const d = decide(type, s, t);
+            if (d.kind === 'move') {
+              expect(d.event).toBeUndefined();
+              s = d.to;
+            }
+          }
+        },
+      ),
+    );
+  });
+});

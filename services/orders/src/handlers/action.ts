@@ -1,0 +1,65 @@
+import {
+  type Actor,
+  DEFAULT_CANCELLATION_REASON,
+  MAX_CANCELLATION_REASON,
+  ORDER_ACTIONS,
+  type OrderAction,
+  type RpcRequest,
+} from '@od/contracts';
+import type { RpcHandler } from '@od/bus';
+import { errors, HttpException } from '@od/errors';
+import { applyTrigger, notFound, type OrdersDeps } from '../core.ts';
+import { CANCELLATION_CODES } from '../domain/state-machine.ts';
+
+/** requestCancellation's optional body `{ reason?, code? }` (code ignored); default pt-BR reason. */
+export function cancellationOf(body: unknown, traceId: string): { reason: string; code: string } {
+  let reason: unknown;
+  if (body !== undefined && body !== null && body !== '') {
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new HttpException(errors.validation({ $: ['O corpo deve ser um objeto JSON.'] }, traceId));
+    reason = (body as { reason?: unknown }).reason;
+    if (reason !== undefined && reason !== null && typeof reason !== 'string')
+      throw new HttpException(errors.validation({ reason: ['reason deve ser texto.'] }, traceId));
+  }
+  if (typeof reason === 'string' && reason.length > MAX_CANCELLATION_REASON)
+    throw new HttpException(errors.invalidCancellationReason());
+  return {
+    reason: typeof reason === 'string' && reason.trim() !== '' ? reason : DEFAULT_CANCELLATION_REASON,
+    code: CANCELLATION_CODES.merchant,
+  };
+}
+
+async function runAction(
+  deps: OrdersDeps,
+  req: RpcRequest,
+  actor: Actor,
+  scope: { merchantId?: string; hidePendingPayment: boolean },
+) {
+  const orderId = req.params?.orderId ?? '';
+  const action = req.params?.action as OrderAction;
+  if (!ORDER_ACTIONS.includes(action)) return errors.notFound(req.traceId);
+  const cancellation = action === 'requestCancellation' ? cancellationOf(req.body, req.traceId) : undefined;
+  const res = await applyTrigger(deps, { orderId, trigger: action, actor, cancellation, ...scope });
+  return { status: 202, body: res };
+}
+
+/** `action` (POST /v1/orders/{orderId}/{action}): actor = the credential; other stores' orders 404. */
+export function publicAction(deps: OrdersDeps): RpcHandler {
+  return async (req) => {
+    if (!req.auth) throw notFound();
+    return runAction(
+      deps,
+      req,
+      { kind: 'CREDENTIAL', clientId: req.auth.clientId },
+      {
+        merchantId: req.auth.merchantId,
+        hidePendingPayment: true,
+      },
+    );
+  };
+}
+
+/** `admin.action` (panel click): same rules, actor PANEL; unpaid orders are visible (422). */
+export function adminAction(deps: OrdersDeps): RpcHandler {
+  return (req) => runAction(deps, req, { kind: 'PANEL' }, { hidePendingPayment: false });
+}

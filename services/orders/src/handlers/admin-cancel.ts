@@ -1,0 +1,38 @@
+import { cancelSchema } from '@od/contracts';
+import type { RpcHandler } from '@od/bus';
+import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { applyTrigger, type OrdersDeps } from '../core.ts';
+import { CANCELLATION_CODES } from '../domain/state-machine.ts';
+
+const DEFAULT_REASON = {
+  CUSTOMER: 'Pedido cancelado pelo cliente.',
+  MERCHANT: 'Pedido cancelado pelo estabelecimento.',
+} as const;
+
+/**
+ * `admin.cancel` `{ by: CUSTOMER | MERCHANT, reason? }`: cancellation from the panel or by the
+ * customer, from any non-final state (see state-machine.ts for DONE: 422).
+ */
+export function adminCancel(deps: OrdersDeps): RpcHandler {
+  return async (req) => {
+    const parsed = cancelSchema.safeParse(req.body ?? {});
+    if (!parsed.success)
+      throw new HttpException(
+        errors.adminValidation('Cancelamento inválido.', fieldErrorsFromIssues(parsed.error.issues)),
+      );
+    const { by, reason } = parsed.data;
+    return {
+      status: 202,
+      body: await applyTrigger(deps, {
+        orderId: req.params?.orderId ?? '',
+        trigger: 'cancel',
+        actor: by === 'CUSTOMER' ? { kind: 'CUSTOMER' } : { kind: 'PANEL' },
+        hidePendingPayment: false,
+        cancellation: {
+          reason: reason?.trim() ? reason : DEFAULT_REASON[by],
+          code: by === 'CUSTOMER' ? CANCELLATION_CODES.customer : CANCELLATION_CODES.merchant,
+        },
+      }),
+    };
+  };
+}

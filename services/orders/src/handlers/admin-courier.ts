@@ -1,0 +1,62 @@
+import { courierUpdateSchema } from '@od/contracts';
+import type { RpcHandler } from '@od/bus';
+import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { emitInTx, lockVisible, type OrdersDeps } from '../core.ts';
+import { withTx } from '../db/orders.ts';
+
+const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+
+/**
+ * `admin.courier` `{ eventType: COURIER_*, delivery }`: courier tracking. Emits that event with
+ * `metadata: { delivery: { courier, route, stop, location, estimatedDeliveryDateTime, trackingUrl } }`
+ * (every key present, null when not given). The situation does not change. Not for INDOOR orders,
+ * nor for unpaid or cancelled ones (422 invalid_transition).
+ */
+export function adminCourier(deps: OrdersDeps): RpcHandler {
+  return async (req) => {
+    const parsed = courierUpdateSchema.safeParse(req.body ?? {});
+    if (!parsed.success)
+      throw new HttpException(
+        errors.adminValidation(
+          'Atualização de entregador inválida.',
+          fieldErrorsFromIssues(parsed.error.issues),
+        ),
+      );
+    const { eventType, delivery: d } = parsed.data;
+    const delivery = {
+      courier: d.courier
+        ? {
+            id: n(d.courier.id),
+            name: d.courier.name,
+            phone: n(d.courier.phone),
+            vehicle: d.courier.vehicle
+              ? { type: d.courier.vehicle.type, licensePlate: n(d.courier.vehicle.licensePlate) }
+              : null,
+          }
+        : null,
+      route: d.route
+        ? { id: n(d.route.id), stopIndex: n(d.route.stopIndex), totalStops: n(d.route.totalStops) }
+        : null,
+      stop: d.stop ? { status: d.stop.status, reason: n(d.stop.reason) } : null,
+      location: d.location ? { latitude: d.location.latitude, longitude: d.location.longitude } : null,
+      estimatedDeliveryDateTime: d.estimatedDeliveryDateTime
+        ? new Date(d.estimatedDeliveryDateTime).toISOString()
+        : null,
+      trackingUrl: n(d.trackingUrl),
+    };
+    const eventId = await withTx(deps.pool, async (c) => {
+      const o = await lockVisible(c, req.params?.orderId ?? '', { hidePendingPayment: false });
+      if (o.type === 'INDOOR' || o.situation === 'PENDING_PAYMENT' || o.situation === 'CANCELLED')
+        throw new HttpException(errors.invalidTransition(o.situation, eventType));
+      return emitInTx(deps, c, o, {
+        eventType,
+        actor: { kind: 'COURIER' },
+        trigger: 'courier',
+        metadata: { delivery },
+        now: new Date().toISOString(),
+      });
+    });
+    deps.wake();
+    return { status: 202, body: { status: 'accepted', eventId } };
+  };
+}
