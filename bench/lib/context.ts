@@ -1,4 +1,4 @@
-import { sampleMenu } from '../../cli/lib/sample-menu.ts';
+import { sampleMenu } from '../../cli/lib/samples.ts';
 import { load } from './load.ts';
 import { rss } from './proc.ts';
 import type { ProcessStack } from './stack.ts';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { AdminClient } from '../lib/client.ts';
 import { AdminError } from '../lib/client.ts';
 import { type Ctx, enc } from '../lib/context.ts';
-import { sampleMenu } from '../lib/sample-menu.ts';
+import { sampleMenu, sampleMerchant } from '../lib/samples.ts';
 import { ALL_SCOPES } from './credential.ts';
 
 export interface DemoResult {
@@ -49,7 +49,7 @@ export async function runDemo(
 ): Promise<DemoResult> {
   const warnings: string[] = [];
   const merchant = await client.request<{ id: string }>('POST', '/admin/v1/merchants', {
-    name: opts.name,
+    ...(await sampleMerchant(opts.name)),
     test: true,
   });
   await client.request('PUT', `/admin/v1/merchants/${enc(merchant.id)}/menu`, await sampleMenu());

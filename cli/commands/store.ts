@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { type Ctx, enc, parseJsonObject, UsageError } from '../lib/context.ts';
-import { sampleMenu } from '../lib/sample-menu.ts';
+import { sampleMenu, sampleMerchant } from '../lib/samples.ts';
 
 export function registerStore(program: Command, ctx: Ctx): void {
   const store = program.command('store').description('stores (merchants) and their menus');
@@ -11,9 +11,11 @@ export function registerStore(program: Command, ctx: Ctx): void {
     .description('POST /admin/v1/merchants: create a store')
     .option('--name <name>', 'store name', 'Loja de exemplo')
     .option('--test', 'a test store: every order it produces has test: true')
+    .option('--sample', 'fill document, address, contacts and services with sample values')
     .option('--json <object>', 'more merchant fields, merged into the body')
-    .action(async (o: { name: string; test?: boolean; json?: string }) => {
-      const body = { name: o.name, test: Boolean(o.test), ...parseJsonObject(o.json) };
+    .action(async (o: { name: string; test?: boolean; sample?: boolean; json?: string }) => {
+      const base = o.sample ? await sampleMerchant(o.name) : { name: o.name };
+      const body = { ...base, test: Boolean(o.test), ...parseJsonObject(o.json) };
       ctx.print(await ctx.client().request('POST', '/admin/v1/merchants', body));
     });
 
