@@ -13,6 +13,8 @@ export const adminPutMenu =
   async (req) => {
     const id = adminMerchantId(req);
     let body = req.body;
+    if (body === undefined || body === null)
+      throw new HttpException(errors.adminValidation('Envie o cardápio no corpo da requisição.'));
     if (Array.isArray(body)) {
       if (body.length !== 1)
         throw new HttpException(
@@ -20,7 +22,7 @@ export const adminPutMenu =
         );
       body = body[0];
     }
-    const input = parseAdmin(menuInputSchema, body ?? {}, 'Cardápio inválido.');
+    const input = parseAdmin(menuInputSchema, body, 'Cardápio inválido.');
     const menu = await db.edit(id, (s) => {
       const menuId = (input.id ?? s.menuId).toLowerCase();
       const rendered = renderMenu(input, menuId);

@@ -174,6 +174,18 @@ describe('catalog through the gateway', () => {
     }
   });
 
+  it('accepts the own store id in upper case', async () => {
+    const res = await get(`/v1/merchant/${store.id.toUpperCase()}/menus`);
+    expect(res.status).toBe(200);
+    expect((await res.json())[0].id).toBe(store.services[0].menuId);
+  });
+
+  it('documents both routes in the OpenAPI document', async () => {
+    const doc = await (await stack.api('/docs/json')).json();
+    expect(doc.paths['/v1/merchant/{merchantId}'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/v1/merchant/{merchantId}/menus'].get.responses['200']).toBeDefined();
+  });
+
   it('the service itself refuses another store even if the gateway check were skipped', async () => {
     const nc: NatsConnection = await connect({ servers: stack.config.NATS_URL });
     try {
@@ -323,11 +335,17 @@ describe('catalog through the gateway', () => {
       'categories[0].itemOfferIds[1]': ['item inexistente: ghost'],
       'items[0].optionGroupIds[0]': ['grupo de opções inexistente: nope'],
     });
-    for (const body of [[{}, {}], 'x', { items: 'x' }, { items: [{ id: 'a', name: 'A' }] }]) {
+    for (const body of [[{}, {}], [], 'x', null, { items: 'x' }, { items: [{ id: 'a', name: 'A' }] }]) {
       const x = await stack.admin('PUT', `/admin/v1/merchants/${other.id}/menu`, body);
       expect(x.status, JSON.stringify(body)).toBe(400);
       expect((await x.json()).error).toBe('validation_error');
     }
+    const noBody = await fetch(`${stack.gateway.adminUrl}/admin/v1/merchants/${other.id}/menu`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${stack.config.ADMIN_TOKEN}` },
+    });
+    expect(noBody.status).toBe(400);
+    expect((await noBody.json()).error).toBe('validation_error');
     // the menu of the store did not change
     const snap = await snapshot(other.id);
     expect(snap.body.menu?.items).toEqual([]);
