@@ -74,6 +74,8 @@ describe('bearer tokens on protected routes, pause/resume/revoke at every gatewa
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(), iat: now(), exp: now() + 3600 })}.`;
     await expectUnauthenticated(await merchant(`Bearer ${none}`));
+    const noExp = createSigner({ key, algorithm: 'HS256', noTimestamp: true })(claims());
+    await expectUnauthenticated(await merchant(`Bearer ${noExp}`));
     const hs512 = createSigner({ key, algorithm: 'HS512', expiresIn: 3600_000 })(claims());
     await expectUnauthenticated(await merchant(`Bearer ${hs512}`));
   });
