@@ -1,6 +1,6 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import type { Menu, MenuInput } from '@od/contracts';
 import type { Pool } from '@od/db';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { publicMerchant, type StoreState } from '../domain/merchant.ts';
 import { PrismaClient } from './generated/client.ts';
 import type { CachedStore } from './store-cache.ts';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { RpcHandler } from '@od/bus';
 import { merchantCreateSchema } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import { adminMerchant, newStore } from '../domain/merchant.ts';
 import { emptyMenu } from '../domain/menu.ts';
+import { adminMerchant, newStore } from '../domain/merchant.ts';
 import { type HandlerDeps, parseAdmin } from './common.ts';
 
 /** POST /admin/v1/merchants: a store with its empty menu -> 201 Merchant + test. */

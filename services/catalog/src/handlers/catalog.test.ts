@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { callRpcJson } from '@od/bus';
 import { INTERNAL_OPS, type MerchantSnapshot, names } from '@od/contracts';
 import { issueTestToken, startStack, type TestStack } from '@od/testing';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleMenu, sampleMerchant } from '../domain/sample.ts';
 
