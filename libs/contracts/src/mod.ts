@@ -10,3 +10,4 @@ export * from './order.ts';
 export * from './merchant.ts';
 export * from './menu.ts';
 export * from './feed.ts';
+export * from './webhook.ts';

@@ -1,14 +1,78 @@
 import path from 'node:path';
+import { openCredentialsKv, watchCredentials } from '@od/bus';
 import type { Config } from '@od/config';
+import { WEBHOOK_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
+import { createDb } from './db/client.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { attemptsHandler } from './handlers/attempts.ts';
+import { clearQueueHandler } from './handlers/clear-queue.ts';
+import type { HandlerContext } from './handlers/context.ts';
+import { deliveriesHandler } from './handlers/deliveries.ts';
+import { resendHandler } from './handlers/resend.ts';
+import { statusHandler } from './handlers/status.ts';
+import { startIntake } from './intake.ts';
+import { SecretsSource } from './secrets.ts';
+import { createAgent } from './sender.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 
+/** Per-credential (= per URL) concurrent deliveries in one replica. */
+export const PER_URL_CAP = 4;
+/** Concurrent deliveries in one replica. */
+export const GLOBAL_CAP = 128;
+
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
-  const base = await startServiceBase('webhook', config, opts, { migrationsDir: MIGRATIONS });
+  const base = await startServiceBase('webhook', config, opts, { migrationsDir: MIGRATIONS, poolSize: 12 });
+  const { log, nc, pool } = base;
+  const db = createDb(pool);
+  const secrets = new SecretsSource(nc, base.names);
+  const kv = await openCredentialsKv(nc, base.names);
+  const credentials = await watchCredentials(kv, log, (rec) => secrets.invalidate(rec.clientId));
+  await credentials.ready;
+  const agent = createAgent(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, PER_URL_CAP);
+  const dispatcher = new Dispatcher({
+    pool,
+    log,
+    credentials,
+    secrets,
+    agent,
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    retryScale: config.WEBHOOK_RETRY_SCALE,
+    globalCap: GLOBAL_CAP,
+    perClientCap: PER_URL_CAP,
+  });
+  const ctx: HandlerContext = { pool, db, credentials, wake: () => dispatcher.wake() };
+  base.serve({
+    [WEBHOOK_OPS.attempts]: attemptsHandler(ctx),
+    [WEBHOOK_OPS.deliveries]: deliveriesHandler(ctx),
+    [WEBHOOK_OPS.status]: statusHandler(ctx),
+    [WEBHOOK_OPS.resend]: resendHandler(ctx),
+    [WEBHOOK_OPS.clearQueue]: clearQueueHandler(ctx),
+  });
+  const intake = await startIntake({
+    nc,
+    names: base.names,
+    pool,
+    log,
+    credentials,
+    onDue: () => dispatcher.wake(),
+  });
+  // retries scheduled before a restart (or by a replica that went away)
+  dispatcher.wake();
+  await dispatcher.armFromSchedule();
+  let stopped: Promise<void> | undefined;
   return {
-    async stop() {
-      await base.close();
+    stop() {
+      stopped ??= (async () => {
+        await intake.stop();
+        await dispatcher.stop();
+        credentials.stop();
+        agent.destroy();
+        await db.$disconnect().catch(() => {});
+        await base.close();
+      })();
+      return stopped;
     },
   };
 }

@@ -1,0 +1,79 @@
+/**
+ * Webhook delivery: the RPC ops of the webhook service behind the admin routes, and the shapes
+ * they answer. Signature scheme: DESIGN "Webhook signature" (Standard Webhooks).
+ */
+export const WEBHOOK_OPS = {
+  /** params { clientId }, query { limit?, cursor? } -> 200 { items: WebhookAttemptView[], nextCursor } | 404 */
+  attempts: 'admin.webhookAttempts',
+  /** params { clientId }, query { limit?, cursor?, status? } -> 200 { items: WebhookDeliveryView[], nextCursor } | 404 */
+  deliveries: 'admin.webhookDeliveries',
+  /** params { clientId } -> 200 WebhookEndpointView | 404 */
+  status: 'admin.webhookStatus',
+  /** params { clientId, eventId } -> 202 WebhookDeliveryView | 404 (event unknown to the credential) | 409 */
+  resend: 'admin.webhookResend',
+  /** params { clientId } -> 200 { cleared, reactivated } | 404 */
+  clearQueue: 'admin.webhookClearQueue',
+} as const;
+
+/**
+ * PENDING: scheduled (first attempt or a retry); DELIVERED: a 2xx was received; WEBHOOK_FAILED: four
+ * attempts failed; SKIPPED: not sent (URL deactivated, credential paused/revoked, webhook mode off);
+ * CLEARED: removed from the queue by "clear queue". Every non-DELIVERED event stays pollable.
+ */
+export const WEBHOOK_DELIVERY_STATUSES = [
+  'PENDING',
+  'DELIVERED',
+  'WEBHOOK_FAILED',
+  'SKIPPED',
+  'CLEARED',
+] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/** Attempts per delivery round (first try + retries after 5, 10 and 20 s). */
+export const WEBHOOK_MAX_ATTEMPTS = 4;
+export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 10_000, 20_000] as const;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** consecutive failed deliveries (not attempts) that deactivate a credential's URL */
+export const WEBHOOK_DEACTIVATE_AFTER = 20;
+
+export interface WebhookAttemptView {
+  id: number;
+  eventId: string;
+  eventType: string;
+  /** 1 for the original delivery, +1 per resend */
+  round: number;
+  /** 1..4 within the round */
+  attempt: number;
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  /** HTTP status, null when no response (network error, timeout, refused address) */
+  statusCode: number | null;
+  error: string | null;
+  success: boolean;
+}
+
+export interface WebhookDeliveryView {
+  eventId: string;
+  eventType: string;
+  status: WebhookDeliveryStatus;
+  round: number;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  skipReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deliveredAt: string | null;
+}
+
+export interface WebhookEndpointView {
+  clientId: string;
+  webhookUrl: string | null;
+  deliveryMode: string;
+  consecutiveFailures: number;
+  deactivated: boolean;
+  deactivatedAt: string | null;
+  pending: number;
+}

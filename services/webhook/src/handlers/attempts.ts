@@ -1,0 +1,41 @@
+import type { RpcHandler } from '@od/bus';
+import type { WebhookAttemptView } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
+import { type HandlerContext, credentialOf, iso, pageLimit } from './context.ts';
+
+/** GET /admin/v1/credentials/{clientId}/webhook-attempts: newest first, `cursor` = last id seen. */
+export const attemptsHandler =
+  (ctx: HandlerContext): RpcHandler =>
+  async (req) => {
+    const cred = credentialOf(ctx, req.params);
+    const limit = pageLimit(req.query);
+    const rawCursor = req.query?.cursor;
+    let cursor: bigint | undefined;
+    if (rawCursor !== undefined && rawCursor !== '') {
+      if (typeof rawCursor !== 'string' || !/^\d{1,18}$/.test(rawCursor)) {
+        throw new HttpException(errors.adminValidation('cursor inválido.', { cursor: ['invalid'] }));
+      }
+      cursor = BigInt(rawCursor);
+    }
+    const rows = await ctx.db.attempt.findMany({
+      where: { clientId: cred.clientId, ...(cursor !== undefined ? { id: { lt: cursor } } : {}) },
+      orderBy: { id: 'desc' },
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const items: WebhookAttemptView[] = page.map((a) => ({
+      id: Number(a.id),
+      eventId: a.eventId,
+      eventType: a.eventType,
+      round: a.round,
+      attempt: a.attempt,
+      url: a.url,
+      startedAt: iso(a.startedAt)!,
+      durationMs: a.durationMs,
+      statusCode: a.statusCode,
+      error: a.error,
+      success: a.success,
+    }));
+    const nextCursor = rows.length > limit ? String(page[page.length - 1].id) : null;
+    return { status: 200, body: { items, nextCursor } };
+  };

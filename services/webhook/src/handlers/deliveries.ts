@@ -1,0 +1,54 @@
+import type { RpcHandler } from '@od/bus';
+import {
+  WEBHOOK_DELIVERY_STATUSES,
+  type WebhookDeliveryStatus,
+  type WebhookDeliveryView,
+  isGuid,
+} from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
+import type { Delivery } from '../db/generated/client.ts';
+import { type HandlerContext, credentialOf, iso, pageLimit } from './context.ts';
+
+export function deliveryView(d: Delivery): WebhookDeliveryView {
+  return {
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status as WebhookDeliveryStatus,
+    round: d.round,
+    attempts: d.attempts,
+    nextAttemptAt: d.status === 'PENDING' ? iso(d.nextAttemptAt) : null,
+    lastStatusCode: d.lastStatusCode,
+    lastError: d.lastError,
+    skipReason: d.skipReason,
+    createdAt: iso(d.createdAt)!,
+    updatedAt: iso(d.updatedAt)!,
+    deliveredAt: iso(d.deliveredAt),
+  };
+}
+
+/** GET /admin/v1/credentials/{clientId}/webhook-deliveries: newest first, optional `status` filter. */
+export const deliveriesHandler =
+  (ctx: HandlerContext): RpcHandler =>
+  async (req) => {
+    const cred = credentialOf(ctx, req.params);
+    const limit = pageLimit(req.query);
+    const status = req.query?.status;
+    if (status !== undefined && !WEBHOOK_DELIVERY_STATUSES.includes(status as WebhookDeliveryStatus)) {
+      throw new HttpException(
+        errors.adminValidation('status inválido.', { status: [WEBHOOK_DELIVERY_STATUSES.join(' | ')] }),
+      );
+    }
+    const cursor = req.query?.cursor;
+    if (cursor !== undefined && !isGuid(cursor)) {
+      throw new HttpException(errors.adminValidation('cursor inválido.', { cursor: ['invalid'] }));
+    }
+    const rows = await ctx.db.delivery.findMany({
+      where: { clientId: cred.clientId, ...(status ? { status: status as string } : {}) },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+      ...(cursor ? { cursor: { id: cursor as string }, skip: 1 } : {}),
+    });
+    const page = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? page[page.length - 1].id : null;
+    return { status: 200, body: { items: page.map(deliveryView), nextCursor } };
+  };

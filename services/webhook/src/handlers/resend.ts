@@ -1,0 +1,53 @@
+import type { RpcHandler } from '@od/bus';
+import { isGuid } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
+import type { Delivery } from '../db/generated/client.ts';
+import { eventVisibleTo, notDeliverable } from '../domain/targets.ts';
+import { type HandlerContext, credentialOf } from './context.ts';
+import { deliveryView } from './deliveries.ts';
+
+/**
+ * POST /admin/v1/credentials/{clientId}/events/{eventId}/resend -> 202: delivers the event again by
+ * webhook (a new round of up to four attempts), whatever happened before. 404 when the event is
+ * unknown or not visible to the credential (other store, older than the credential, marketplace
+ * filter); 409 when the credential cannot receive webhooks now (paused, polling only, URL deactivated).
+ */
+export const resendHandler =
+  (ctx: HandlerContext): RpcHandler =>
+  async (req) => {
+    const cred = credentialOf(ctx, req.params);
+    const eventId = req.params?.eventId;
+    if (!isGuid(eventId)) throw new HttpException(errors.adminNotFound('Evento'));
+    const ev = await ctx.db.event.findUnique({ where: { eventId: eventId.toLowerCase() } });
+    if (!ev || !eventVisibleTo(cred, { ...ev, createdAt: ev.createdAt.toISOString() })) {
+      throw new HttpException(errors.adminNotFound('Evento'));
+    }
+    const reason = notDeliverable(cred);
+    if (reason) {
+      throw new HttpException(
+        errors.admin(409, 'webhook_unavailable', `A credencial não recebe webhooks agora (${reason}).`),
+      );
+    }
+    const endpoint = await ctx.db.endpoint.findUnique({ where: { clientId: cred.clientId } });
+    if (endpoint?.deactivatedAt) {
+      throw new HttpException(
+        errors.admin(409, 'webhook_deactivated', 'URL de webhook desativada: limpe a fila para reativá-la.'),
+      );
+    }
+    const r = await ctx.pool.query<Record<string, unknown>>(
+      `INSERT INTO delivery (event_id, client_id, merchant_id, event_type, status, next_attempt_at)
+       VALUES ($1, $2, $3, $4, 'PENDING', now())
+       ON CONFLICT (event_id, client_id) DO UPDATE SET
+         status = 'PENDING', round = delivery.round + 1, attempts = 0, skip_reason = NULL,
+         next_attempt_at = now(), last_status_code = NULL, last_error = NULL, delivered_at = NULL,
+         updated_at = now()
+       RETURNING id, event_id AS "eventId", client_id AS "clientId", merchant_id AS "merchantId",
+                 event_type AS "eventType", status, skip_reason AS "skipReason", round, attempts,
+                 next_attempt_at AS "nextAttemptAt", last_status_code AS "lastStatusCode",
+                 last_error AS "lastError", created_at AS "createdAt", updated_at AS "updatedAt",
+                 delivered_at AS "deliveredAt"`,
+      [ev.eventId, cred.clientId, ev.merchantId, ev.eventType],
+    );
+    ctx.wake();
+    return { status: 202, body: deliveryView(r.rows[0] as unknown as Delivery) };
+  };
