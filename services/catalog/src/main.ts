@@ -20,7 +20,10 @@ export { sampleMenu, sampleMerchant } from './domain/sample.ts';
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
   const base = await startServiceBase('catalog', config, opts, { migrationsDir: MIGRATIONS });
   const db = new CatalogDb(base.pool);
-  const cache = new StoreCache((id) => db.rendered(id), { ttlMs: 60_000, maxEntries: 20_000 });
+  const cache = new StoreCache((id) => db.rendered(id), {
+    ttlMs: 60_000,
+    maxBytes: 64 * 1024 * 1024,
+  });
   const subject = base.names.catalogChanged;
   // every replica (no queue group) drops a store edited by any replica
   const invalidations = base.nc.subscribe(subject, {

@@ -9,7 +9,7 @@ const rendered = (v: string): CachedStore => ({
   snapshot: enc.encode(v),
 });
 
-function setup(opts: { ttlMs?: number; maxEntries?: number } = {}) {
+function setup(opts: { ttlMs?: number; maxBytes?: number } = {}) {
   const db = new Map<string, string>();
   let clock = 0;
   let loads = 0;
@@ -21,7 +21,7 @@ function setup(opts: { ttlMs?: number; maxEntries?: number } = {}) {
       await gate;
       return v === undefined ? null : rendered(v);
     },
-    { ttlMs: opts.ttlMs ?? 1000, maxEntries: opts.maxEntries ?? 10, now: () => clock },
+    { ttlMs: opts.ttlMs ?? 1000, maxBytes: opts.maxBytes ?? 10_000, now: () => clock },
   );
   const read = async (id: string) => {
     const r = await cache.get(id);
@@ -91,19 +91,26 @@ describe('StoreCache', () => {
     expect(await t.read('a')).toBe('new');
   });
 
-  it('keeps at most maxEntries, dropping the oldest', async () => {
-    const t = setup({ maxEntries: 2 });
+  it('keeps within its byte budget, dropping the oldest entries; never holds an oversized one', async () => {
+    // each entry of a one-character value holds 1 + 3 + 1 = 5 bytes
+    const t = setup({ maxBytes: 10 });
     for (const id of ['a', 'b', 'c']) t.db.set(id, id);
     await t.read('a');
     await t.read('b');
     await t.read('c');
     expect(t.cache.size).toBe(2);
+    expect(t.cache.heldBytes).toBe(10);
     const before = t.loads();
     await t.read('c');
     await t.read('b');
     expect(t.loads()).toBe(before);
     await t.read('a');
     expect(t.loads()).toBe(before + 1);
+    t.db.set('big', 'x'.repeat(20));
+    expect(await t.read('big')).toBe('x'.repeat(20));
+    expect(t.cache.heldBytes).toBe(10);
+    t.cache.invalidate('a');
+    expect(t.cache.heldBytes).toBe(5);
   });
 
   it('clear drops everything', async () => {

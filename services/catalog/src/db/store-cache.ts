@@ -11,7 +11,8 @@ export interface CachedStore {
 export interface StoreCacheOptions {
   /** safety net against a lost invalidation (e.g. during a NATS reconnect) */
   ttlMs: number;
-  maxEntries: number;
+  /** memory budget of the rendered bytes held; the oldest entries go first */
+  maxBytes: number;
   now?: () => number;
 }
 
@@ -22,8 +23,9 @@ export interface StoreCacheOptions {
  * with an invalidation is not stored (generation check). Unknown stores are not cached.
  */
 export class StoreCache {
-  private readonly entries = new Map<string, { value: CachedStore; at: number }>();
+  private readonly entries = new Map<string, { value: CachedStore; at: number; bytes: number }>();
   private generation = 0;
+  private bytes = 0;
   private readonly now: () => number;
 
   constructor(
@@ -39,27 +41,43 @@ export class StoreCache {
     const generation = this.generation;
     const value = await this.load(merchantId);
     if (value && generation === this.generation) {
-      this.entries.delete(merchantId);
-      if (this.entries.size >= this.opts.maxEntries) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
+      this.drop(merchantId);
+      const bytes = value.merchant.byteLength + value.menus.byteLength + value.snapshot.byteLength;
+      if (bytes <= this.opts.maxBytes) {
+        for (const oldest of this.entries.keys()) {
+          if (this.bytes + bytes <= this.opts.maxBytes) break;
+          this.drop(oldest);
+        }
+        this.entries.set(merchantId, { value, at: this.now(), bytes });
+        this.bytes += bytes;
       }
-      this.entries.set(merchantId, { value, at: this.now() });
     }
     return value;
   }
 
   invalidate(merchantId: string): void {
     this.generation++;
-    this.entries.delete(merchantId);
+    this.drop(merchantId);
   }
 
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.bytes = 0;
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
+  private drop(merchantId: string): void {
+    const e = this.entries.get(merchantId);
+    if (!e) return;
+    this.entries.delete(merchantId);
+    this.bytes -= e.bytes;
   }
 }
