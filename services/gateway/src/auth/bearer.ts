@@ -64,7 +64,7 @@ export function bearer(ctx: GatewayContext, scope: Scope): preHandlerAsyncHookHa
       return sendError(reply, errors.unauthenticated());
     }
     const cred = ctx.credentials.get(claims.client_id);
-    if (!cred || cred.status !== 'ACTIVE' || cred.merchantId !== claims.merchant_id) {
+    if (cred?.status !== 'ACTIVE' || cred.merchantId !== claims.merchant_id) {
       return sendError(reply, errors.invalidToken());
     }
     const scopes = claims.scope.split(' ');
