@@ -199,15 +199,22 @@ export class Dispatcher {
     if (at !== null) this.wakeAt(at);
   }
 
-  /** Stops claiming, aborts attempts in flight (their deliveries are given back), waits for them. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming; attempts in flight get `graceMs` to finish and be recorded, then the rest are
+   * aborted (their deliveries are given back untouched and sent again by the next instance).
+   */
+  async stop(graceMs = 3_000): Promise<void> {
     this.stopped = true;
     clearInterval(this.poller);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     const running = [...this.running.values()];
+    const all = Promise.all(running.map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
     for (const r of running) r.abort.abort();
-    await Promise.all(running.map((r) => r.done));
+    await all;
     while (this.ticking) await new Promise((r) => setTimeout(r, 10));
   }
 }
