@@ -174,19 +174,19 @@ export interface Order {
 
 const guid = z.string().regex(GUID_PATTERN, 'must be a GUID');
 const isoDate = z.iso.datetime({ offset: true });
+/** bounds keep every amount inside the numeric(14,2) columns: a client mistake is a 400, never a 500 */
+const amount = z.number().nonnegative().max(100_000_000);
+const qty = z.number().positive().max(100_000);
 /** Money in: a number or `{ value, currency? }` (currency is always BRL). */
-export const moneyIn = z.union([
-  z.number().nonnegative(),
-  z.object({ value: z.number().nonnegative(), currency: z.literal('BRL').optional() }),
-]);
+export const moneyIn = z.union([amount, z.object({ value: amount, currency: z.literal('BRL').optional() })]);
 
 const optionIn = z.union([
-  z.object({ optionId: z.string().min(1), quantity: z.number().positive().default(1) }),
+  z.object({ optionId: z.string().min(1), quantity: qty.default(1) }),
   z.object({
     id: z.string().min(1).optional(),
     name: z.string().min(1),
     externalCode: z.string().default(''),
-    quantity: z.number().positive().default(1),
+    quantity: qty.default(1),
     unit: z.string().nullable().optional(),
     unitPrice: moneyIn,
     groupName: z.string().nullable().optional(),
@@ -197,11 +197,9 @@ const optionIn = z.union([
 export const itemIn = z.union([
   z.object({
     itemId: z.string().min(1),
-    quantity: z.number().positive().default(1),
+    quantity: qty.default(1),
     specialInstructions: z.string().max(1000).nullable().optional(),
-    options: z
-      .array(z.object({ optionId: z.string().min(1), quantity: z.number().positive().default(1) }))
-      .default([]),
+    options: z.array(z.object({ optionId: z.string().min(1), quantity: qty.default(1) })).default([]),
   }),
   z.object({
     id: guid.optional(),
@@ -209,10 +207,10 @@ export const itemIn = z.union([
     externalCode: z.string().default(''),
     unit: z.enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']).nullable().optional(),
     ean: z.string().nullable().optional(),
-    quantity: z.number().positive().default(1),
+    quantity: qty.default(1),
     specialInstructions: z.string().max(1000).nullable().optional(),
     unitPrice: moneyIn,
-    options: z.array(optionIn).default([]),
+    options: z.array(optionIn).max(200).default([]),
   }),
 ]);
 export type ItemIn = z.infer<typeof itemIn>;
@@ -223,7 +221,7 @@ export const customerIn = z.object({
   phone: z.object({ number: z.string().min(1), extension: z.string().nullable().optional() }),
   documentNumber: z.string().nullable().optional(),
   email: z.string().nullable().optional(),
-  ordersCountOnMerchant: z.number().int().nonnegative().nullable().optional(),
+  ordersCountOnMerchant: z.number().int().nonnegative().max(1_000_000_000).nullable().optional(),
 });
 
 export const deliveryAddressIn = z.object({
@@ -288,18 +286,18 @@ export const PAYMENT_METHODS = [
 /** `OFFLINE`/`PENDING` count as pending (paid on delivery); `ONLINE`/`PREPAID` as prepaid. */
 export const PAYMENT_TYPES = ['OFFLINE', 'ONLINE', 'PREPAID', 'PENDING'] as const;
 export const paymentMethodIn = z.object({
-  value: z.number().nonnegative(),
+  value: amount,
   currency: z.literal('BRL').optional(),
   method: z.enum(PAYMENT_METHODS),
   methodInfo: z.string().optional(),
   type: z.enum(PAYMENT_TYPES),
-  changeFor: z.number().nonnegative().nullable().optional(),
+  changeFor: amount.nullable().optional(),
   brand: z.string().nullable().optional(),
   transaction: z.unknown().optional(),
 });
 export const paymentsIn = z.object({
-  prepaid: z.number().nonnegative().optional(),
-  pending: z.number().nonnegative().optional(),
+  prepaid: amount.optional(),
+  pending: amount.optional(),
   methods: z.array(paymentMethodIn).min(1),
 });
 
@@ -326,7 +324,7 @@ export const orderIntakeSchema = z.object({
   channel: z.enum(ORDER_CHANNELS).default('DIGITAL_MENU'),
   paymentPending: z.boolean().default(false),
   displayId: z.string().min(1).max(40).optional(),
-  items: z.array(itemIn).min(1).optional(),
+  items: z.array(itemIn).min(1).max(500).optional(),
   customer: customerIn.optional(),
   delivery: deliveryIn.optional(),
   takeout: takeoutIn.optional(),
@@ -342,7 +340,7 @@ export type OrderIntake = z.infer<typeof orderIntakeSchema>;
  * order has a single payment method: it follows the new amount. */
 export const orderEditSchema = z
   .object({
-    items: z.array(itemIn).min(1).optional(),
+    items: z.array(itemIn).min(1).max(500).optional(),
     customer: customerIn.optional(),
     delivery: deliveryIn.optional(),
     takeout: takeoutIn.optional(),

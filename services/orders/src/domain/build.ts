@@ -252,12 +252,19 @@ function buildDiscounts(input: OrderIntake['discounts'] | null): OrderDiscount[]
   });
 }
 
+/** Largest amount stored (numeric(14,2)): anything above is a client mistake (400), never a 500. */
+const MAX_CENTS = 1e12;
+
 function totals(items: OrderItem[], fees: OrderFee[], discounts: OrderDiscount[] | null) {
+  for (const it of items)
+    for (const v of [it.totalPrice, it.optionsPrice, ...it.options.map((o) => o.price)])
+      if (cents(v.value) >= MAX_CENTS) throw bad('Valor de item acima do limite permitido.', 'items');
   const i = items.reduce((s, x) => s + cents(x.totalPrice.value), 0);
   const f = fees.reduce((s, x) => s + cents(x.price.value), 0);
   const d = (discounts ?? []).reduce((s, x) => s + cents(x.amount.value), 0);
   if (d > i + f)
     throw bad(`O desconto (${d / 100}) não pode exceder itens + taxas (${(i + f) / 100}).`, 'discounts');
+  if (i + f >= MAX_CENTS) throw bad('Valor do pedido acima do limite permitido.', 'items');
   return { i, f, d, amount: i + f - d };
 }
 
