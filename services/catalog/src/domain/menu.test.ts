@@ -1,4 +1,5 @@
 import { type MenuInput, menuInputIssues, menuInputSchema, menuSchema } from '@od/contracts';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyMenu, renderMenu } from './menu.ts';
 import { sampleMenu } from './sample.ts';
@@ -199,5 +200,41 @@ describe('menu input rules', () => {
       'items.1.price.currency: a moeda é sempre BRL',
       'items.2.variations.0.price.value: o preço deve ser maior ou igual a 0',
     ]);
+  });
+
+  it('never throws on arbitrary input (malformed bodies are 400, not 500)', () => {
+    const near = fc.record(
+      {
+        id: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+        name: fc.oneof(fc.string(), fc.integer()),
+        price: fc.oneof(fc.record({ value: fc.oneof(fc.double(), fc.string()) }), fc.string()),
+        variations: fc.oneof(fc.array(fc.anything()), fc.string()),
+        optionGroupIds: fc.oneof(fc.array(fc.oneof(fc.string(), fc.integer())), fc.string()),
+        itemOfferIds: fc.oneof(fc.array(fc.oneof(fc.string(), fc.integer())), fc.integer()),
+        options: fc.oneof(fc.array(fc.anything()), fc.constant(null)),
+        minPermitted: fc.oneof(fc.integer(), fc.string()),
+        maxPermitted: fc.oneof(fc.integer(), fc.string()),
+      },
+      { requiredKeys: [] },
+    );
+    const body = fc.oneof(
+      fc.anything(),
+      fc.record(
+        {
+          id: fc.oneof(fc.uuid(), fc.string()),
+          categories: fc.oneof(fc.array(near), fc.anything()),
+          items: fc.oneof(fc.array(near), fc.anything()),
+          optionGroups: fc.oneof(fc.array(near), fc.anything()),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(body, (b) => {
+        const r = menuInputSchema.safeParse(b);
+        if (r.success) renderMenu(r.data, MENU_ID);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
