@@ -1,5 +1,5 @@
 import type { Config } from '@od/config';
-import { createLogger } from '@od/logger';
+import { createLogger, type Logger } from '@od/logger';
 import type { ServiceHandle } from '@od/runtime';
 import { start as startAuth } from '@od/auth';
 import { start as startCatalog } from '@od/catalog';
@@ -40,6 +40,8 @@ export interface StackOptions {
   /** number of gateway replicas (default 1) */
   gateways?: number;
   env?: Record<string, string>;
+  /** logger for every service and gateway of the stack (e.g. one writing into memory) */
+  log?: Logger;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const db = await freshDatabase();
   const prefix = uniquePrefix();
   const config = testConfig(db.url, prefix, opts.env);
-  const log = createLogger('test', config.LOG_LEVEL);
+  const log = opts.log ?? createLogger('test', config.LOG_LEVEL);
   const services: Partial<Record<ServiceKey, ServiceHandle>> = {};
   const extra: ServiceHandle[] = [];
   for (const key of opts.services ?? (Object.keys(STARTERS) as ServiceKey[])) {
