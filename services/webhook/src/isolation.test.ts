@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type HttpsReceiver, startHttpsReceiver } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookStack, type WebhookTestStack } from './testkit.ts';
