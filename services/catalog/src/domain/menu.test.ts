@@ -234,7 +234,7 @@ describe('menu input rules', () => {
         const r = menuInputSchema.safeParse(b);
         if (r.success) renderMenu(r.data, MENU_ID);
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
   });
 });
