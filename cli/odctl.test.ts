@@ -126,5 +126,97 @@ describe('odctl', () => {
     expect(menus.status).toBe(200);
     const [menu] = (await menus.json()) as { items: unknown[] }[];
     expect(menu.items.length).toBeGreaterThan(0);
+
+    // the sample order was created after the credential: the poll line shows its CREATED event,
+    // then the order, the ack and an action work as the printed lines say
+    expect(d.warnings).toEqual([]);
+    expect(d.orderId).toMatch(/^[0-9a-f-]{36}$/);
+    type Ev = { eventId: string; eventType: string; orderId: string; orderURL: string };
+    let events: Ev[] = [];
+    for (let i = 0; i < 50 && !events.length; i++) {
+      const poll = await stack.api('/v1/events:polling?limit=100', { headers: auth });
+      expect(poll.status).toBe(200);
+      events = (await poll.json()) as Ev[];
+      if (!events.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ eventType: 'CREATED', orderId: d.orderId });
+    const orderPath = new URL(events[0].orderURL).pathname;
+    const order = await stack.api(orderPath, { headers: auth });
+    expect(order.status).toBe(200);
+    expect(await order.json()).toMatchObject({ id: d.orderId, test: true });
+    const ack = await stack.api('/v1/events/acknowledgment', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify([{ id: events[0].eventId }]),
+    });
+    expect(ack.status).toBe(202);
+    expect(await ack.json()).toEqual({ acknowledged: 1 });
+    const confirm = await stack.api(`${orderPath}/confirm`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': `demo-${d.orderId}` },
+    });
+    expect(confirm.status).toBe(202);
+    expect(await confirm.json()).toEqual({ status: 'accepted', situation: 'ACCEPTED' });
+  });
+
+  it('credential commands cover the lifecycle; list never shows secrets', async () => {
+    const store = await odctl(stack, 'store', 'create', '--test');
+    const id = store.out.id as string;
+    const created = await odctl(
+      stack,
+      ...['credential', 'create', id, '--name', 'hub', '--scopes', 'orders:read,orders:write'],
+      ...['--mode', 'BOTH', '--webhook-url', 'https://hub.example.com/od', '--marketplace'],
+    );
+    expect(created.stderr).toBe('');
+    expect(created.out.clientId).toMatch(/^odc_[0-9a-f]{24}$/);
+    expect(created.out.webhookSecret).toMatch(/^whsec_/);
+    const clientId = created.out.clientId as string;
+    const list = await odctl(stack, 'credential', 'list', id);
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toContain(created.out.clientSecret);
+    expect(list.stdout).not.toContain(created.out.webhookSecret);
+    expect(JSON.stringify(list.out)).toContain(clientId);
+
+    const paused = await odctl(stack, 'credential', 'pause', clientId);
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toContain('PAUSED');
+    expect((await odctl(stack, 'credential', 'resume', clientId)).stdout).toContain('ACTIVE');
+    expect((await odctl(stack, 'credential', 'rename', clientId, 'hub 2')).stdout).toContain('hub 2');
+    const rotated = await odctl(stack, 'credential', 'rotate-webhook-secret', clientId);
+    expect(rotated.code).toBe(0);
+    expect(rotated.out.webhookSecret).toMatch(/^whsec_/);
+    expect(rotated.out.webhookSecret).not.toBe(created.out.webhookSecret);
+    expect((await odctl(stack, 'events', clientId)).code).toBe(0);
+    expect((await odctl(stack, 'webhook', 'attempts', clientId)).code).toBe(0);
+    expect((await odctl(stack, 'credential', 'revoke', clientId)).stdout).toContain('REVOKED');
+    const bad = await odctl(stack, 'credential', 'create', id, '--mode', 'SOMETIMES');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatchObject({ error: 'usage' });
+  });
+
+  it('order create, action and cancel drive an order through the panel routes', async () => {
+    const store = await odctl(stack, 'store', 'create', '--test', '--sample');
+    await odctl(stack, 'store', 'menu', 'set', store.out.id, '--sample');
+    const created = await odctl(stack, 'order', 'create', store.out.id, '--type', 'TAKEOUT');
+    expect(created.stderr).toBe('');
+    expect(created.out).toMatchObject({ type: 'TAKEOUT', test: true });
+    const confirmed = await odctl(stack, 'order', 'action', created.out.id, 'confirm');
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.out).toMatchObject({ situation: 'ACCEPTED' });
+    const cancelled = await odctl(
+      stack,
+      'order',
+      'cancel',
+      created.out.id,
+      '--by',
+      'CUSTOMER',
+      '--reason',
+      'desistiu',
+    );
+    expect(cancelled.code).toBe(0);
+    const again = await odctl(stack, 'order', 'action', created.out.id, 'confirm');
+    expect(again.code).toBe(1);
+    expect(again.err).toMatchObject({ status: 422 });
   });
 });
