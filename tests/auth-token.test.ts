@@ -285,6 +285,19 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
       await c.end();
     }
   });
+
+  // last: stops the auth service of this stack
+  it('auth unavailable: a retryable 503 with Retry-After, never a 500 or a 401', async () => {
+    await stack.services.auth?.stop();
+    delete stack.services.auth;
+    const res = await post('/oauth/token', { headers: FORM, body: form(good()) });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    await expectNoStore(res);
+    expect((await res.json()).error).toBe('internal_error');
+    const admin = await stack.admin('POST', `/admin/v1/credentials/${cred.clientId}/pause`);
+    expect(admin.status).toBe(503);
+  });
 });
 
 async function pgClient(stack: TestStack) {

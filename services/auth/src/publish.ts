@@ -1,12 +1,22 @@
 import type { KV } from '@nats-io/kv';
 import type { CredentialRecord } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
 import type { Db } from './db/client.ts';
 import { toRecord } from './db/credentials.ts';
 
-/** Puts the non-secret record in the credentials KV bucket; returns the KV revision of the write. */
-export const publishRecord = (kv: KV, rec: CredentialRecord): Promise<number> =>
-  kv.put(rec.clientId, JSON.stringify(rec));
+/**
+ * Puts the non-secret record in the credentials KV bucket; returns the KV revision of the write.
+ * Called inside the database transaction: if NATS cannot take it, the change is rolled back and the
+ * caller gets a retryable 503.
+ */
+export async function publishRecord(kv: KV, rec: CredentialRecord, traceId = ''): Promise<number> {
+  try {
+    return await kv.put(rec.clientId, JSON.stringify(rec));
+  } catch {
+    throw new HttpException(errors.unavailable(traceId));
+  }
+}
 
 /**
  * Republishes every credential (rebuilds a lost or stale bucket). The table is locked in SHARE mode

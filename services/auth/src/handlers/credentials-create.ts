@@ -61,7 +61,7 @@ export function credentialsCreate(deps: AuthDeps): RpcHandler {
       });
       if (webhookSecret) await tx.webhookSecret.create({ data: { clientId, secret: webhookSecret } });
       const credential = toRecord(row);
-      const revision = await publishRecord(deps.kv, credential);
+      const revision = await publishRecord(deps.kv, credential, req.traceId);
       return { credential, revision, clientSecret, webhookSecret } satisfies CredentialChange;
     });
     deps.log.info({ clientId, merchantId, traceId: req.traceId }, 'credential created');

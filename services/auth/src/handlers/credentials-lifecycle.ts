@@ -22,7 +22,7 @@ export function credentialsLifecycle(deps: AuthDeps, action: Lifecycle): RpcHand
           : await tx.credential.update({ where: { clientId }, data: { status, updatedAt: new Date() } });
       const credential = toRecord(updated);
       // republished even when unchanged: the bucket is re-asserted and a fresh revision is returned
-      const revision = await publishRecord(deps.kv, credential);
+      const revision = await publishRecord(deps.kv, credential, req.traceId);
       return { credential, revision } satisfies CredentialChange;
     });
     if (!change) throw credentialNotFound();

@@ -20,7 +20,7 @@ export function credentialsRotate(deps: AuthDeps): RpcHandler {
       await rotateWebhookSecret(tx, clientId, webhookSecret, WEBHOOK_SECRET_OVERLAP_MS);
       const updated = await tx.credential.update({ where: { clientId }, data: { updatedAt: new Date() } });
       const credential = toRecord(updated);
-      const revision = await publishRecord(deps.kv, credential);
+      const revision = await publishRecord(deps.kv, credential, req.traceId);
       return { credential, revision, webhookSecret } satisfies CredentialChange;
     });
     if (!change) throw credentialNotFound();

@@ -40,7 +40,7 @@ export function credentialsUpdate(deps: AuthDeps): RpcHandler {
         await replaceWebhookSecrets(tx, clientId, null);
       }
       const credential = toRecord(updated);
-      const revision = await publishRecord(deps.kv, credential);
+      const revision = await publishRecord(deps.kv, credential, req.traceId);
       const out: CredentialChange = { credential, revision };
       if (webhookSecret) out.webhookSecret = webhookSecret;
       return out;
