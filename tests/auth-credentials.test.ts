@@ -226,6 +226,22 @@ describe('credential administration (Admin API)', () => {
     expect(JSON.stringify(r.body)).not.toMatch(/secret/i);
   });
 
+  it('concurrent lifecycle calls: the bucket ends in the state the database holds', async () => {
+    const c = await kit.createCredential(merchantId, { name: 'concorrente' });
+    const id = c.json.clientId as string;
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        stack.admin('POST', `/admin/v1/credentials/${id}/${i % 2 ? 'resume' : 'pause'}`),
+      ),
+    );
+    const list = await admin('GET', `/admin/v1/merchants/${merchantId}/credentials`);
+    const db = list.json.find((x: { clientId: string }) => x.clientId === id);
+    const kv = await new Kvm(kit.nc).open(names(stack.config.NATS_PREFIX).credentialsBucket);
+    const entry = await kv.get(id);
+    expect(entry?.json()).toEqual(db);
+    expect(stack.gateway.ctx.credentials.get(id)).toEqual(db);
+  });
+
   it('auth republishes every credential at start: a lost bucket is rebuilt', async () => {
     const c = await kit.createCredential(merchantId, { name: 'sobrevivente' });
     await admin('POST', `/admin/v1/credentials/${c.json.clientId}/pause`);
