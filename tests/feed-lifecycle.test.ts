@@ -172,6 +172,35 @@ describe('event feed: credential lifecycle, admin view, retention', () => {
     );
   });
 
+  it('shares the durable consumer between replicas: every event stored once, nothing missing', async () => {
+    const replica = await stack.startService('feed');
+    try {
+      const c = await issueTestToken(stack, { scopes: ['orders:read'] });
+      await sleep(5);
+      const sent = new Set<string>();
+      for (let i = 0; i < 300; i++) sent.add((await pub.publish(c.merchantId, { orderSeq: i })).eventId);
+      await eventually(
+        () => entries(c.clientId),
+        (n) => n === 300,
+      );
+      const seen: string[] = [];
+      for (;;) {
+        const page = await poll(stack, c.token, '?limit=200');
+        if (page.length === 0) break;
+        seen.push(...page.map((e) => e.eventId));
+        await ack(
+          stack,
+          c.token,
+          page.map((e) => e.eventId),
+        );
+      }
+      expect(seen).toHaveLength(300);
+      expect(new Set(seen)).toEqual(sent);
+    } finally {
+      await replica.stop();
+    }
+  });
+
   it('deletes acknowledged entries and events after 30 days, keeps unacknowledged ones forever', async () => {
     const merchantId = randomUUID();
     const cred = `odc_${randomUUID().replaceAll('-', '').slice(0, 24)}`;

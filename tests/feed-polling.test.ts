@@ -129,6 +129,38 @@ describe('event feed: polling and acknowledgment', () => {
     expect(await r6.json()).toEqual({ acknowledged: 0 });
   });
 
+  it('answers an acknowledgment without body with 400 ValidationProblemDetails', async () => {
+    const { token } = await issueTestToken(stack, { scopes: ['orders:read'] });
+    const res = await stack.api('/v1/events/acknowledgment', { method: 'POST', ...bearerOf(token) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      status: 400,
+      errors: expect.any(Object),
+      traceId: expect.any(String),
+    });
+  });
+
+  it('documents both polling paths, limit and the 400 answers in the OpenAPI document', async () => {
+    const doc = await (await stack.api('/docs/json')).json();
+    for (const p of ['/v1/events:polling', '/v1/events/:polling']) {
+      const get = doc.paths[p]?.get;
+      expect(get, p).toBeDefined();
+      expect(get.parameters).toEqual([
+        expect.objectContaining({
+          in: 'query',
+          name: 'limit',
+          required: false,
+          schema: expect.objectContaining({ minimum: 1, maximum: 200 }),
+        }),
+      ]);
+      expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '400']));
+    }
+    expect(doc.paths['/v1/events/:polling'].get.deprecated).toBe(true);
+    const ackDoc = doc.paths['/v1/events/acknowledgment'].post;
+    expect(Object.keys(ackDoc.responses)).toEqual(expect.arrayContaining(['202', '400']));
+    expect(ackDoc.requestBody.content['application/json'].schema.type).toBe('array');
+  });
+
   it('needs a token with orders:read', async () => {
     const none = await stack.api('/v1/events:polling');
     expect(none.status).toBe(401);
