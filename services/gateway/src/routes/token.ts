@@ -1,4 +1,10 @@
-import { TOKEN_BODY_LIMIT, TOKEN_ISSUE_OP, tokenErrorSchema, tokenResponseSchema } from '@od/contracts';
+import {
+  TOKEN_BODY_LIMIT,
+  TOKEN_ISSUE_OP,
+  tokenErrorSchema,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from '@od/contracts';
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseForm, parseJson, readTokenRequest } from '../auth/token-request.ts';
@@ -84,8 +90,12 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
             'or `Authorization: Basic base64(client_id:client_secret)` with only grant_type in the body; ' +
             'the body wins over the header. Body max 4096 bytes. ' +
             (url === '/v1/oauth/token' ? 'Alias of /oauth/token.' : ''),
+          consumes: [FORM, JSON_TYPE],
+          body: tokenRequestSchema,
           response: { 200: tokenResponseSchema, 400: tokenErrorSchema, 401: tokenErrorSchema },
         },
+        // the body schema documents the route; the rules (and their RFC 6749 errors) are applied by hand
+        validatorCompiler: () => () => true,
         onRequest: async (request, reply) => {
           reply.header('Cache-Control', 'no-store');
           reply.header('Pragma', 'no-cache');
