@@ -272,6 +272,45 @@ describe('orders: lifecycle actions through HTTP', () => {
     expect(eventsOf(events, d.id).length).toBe(1);
   });
 
+  it('actions go through Idempotency-Key: the first answer is replayed, another request is 409', async () => {
+    const o = await createOrder(stack, merchantId);
+    const key = { 'idempotency-key': randomUUID() };
+    const r1 = await post(o.id, 'confirm', { headers: key });
+    expect(await r1.json()).toEqual({ status: 'accepted', situation: 'ACCEPTED' });
+    const r2 = await post(o.id, 'confirm', { headers: key });
+    expect(r2.status).toBe(202);
+    expect(await r2.json()).toEqual({ status: 'accepted', situation: 'ACCEPTED' }); // replayed, not re-executed
+    const r3 = await post(o.id, 'startPreparation', { headers: key });
+    expect(r3.status).toBe(409);
+    expect((await r3.json()).error).toBe('idempotency_key_reuse');
+    const cancelKey = { 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+    const c1 = await post(o.id, 'requestCancellation', {
+      headers: cancelKey,
+      body: JSON.stringify({ reason: 'a', code: 'X' }),
+    });
+    expect(c1.status).toBe(202);
+    // same body with keys in another order: same request
+    const c2 = await post(o.id, 'requestCancellation', {
+      headers: cancelKey,
+      body: JSON.stringify({ code: 'X', reason: 'a' }),
+    });
+    expect(await c2.json()).toEqual({ status: 'accepted', situation: 'CANCELLED' });
+    const c3 = await post(o.id, 'requestCancellation', {
+      headers: cancelKey,
+      body: JSON.stringify({ reason: 'b' }),
+    });
+    expect(c3.status).toBe(409);
+    const long = await post(o.id, 'confirm', { headers: { 'idempotency-key': 'k'.repeat(129) } });
+    expect(long.status).toBe(400);
+    expect((await long.json()).error).toBe('invalid_idempotency_key');
+    const events = await stream((e) => eventsOf(e, o.id).length >= 3);
+    expect(eventsOf(events, o.id).map((e) => e.message.envelope.eventType)).toEqual([
+      'CREATED',
+      'CONFIRMED',
+      'CANCELLED',
+    ]);
+  });
+
   it('other actions ignore any body', async () => {
     const o = await createOrder(stack, merchantId);
     const r1 = await post(o.id, 'confirm', {

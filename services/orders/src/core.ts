@@ -11,14 +11,14 @@ import {
   type Names,
 } from '@od/contracts';
 import type { Pool } from '@od/db';
-import { errors, HttpException } from '@od/errors';
+import { errors, HttpException, isHttpException } from '@od/errors';
 import {
   appendHistory,
+  beginAndLock,
   insertOutbox,
   type LockedOrder,
   lockOrder,
-  setSituation,
-  withTx,
+  writeTransition,
 } from './db/orders.ts';
 import { buildEventMessage } from './domain/envelope.ts';
 import { decide, type Trigger } from './domain/state-machine.ts';
@@ -66,52 +66,69 @@ export interface TriggerInput {
  * the outbox row. Answers the 202 action body; throws 404/422 as catalogue errors.
  */
 export async function applyTrigger(deps: OrdersDeps, t: TriggerInput): Promise<ActionResponse> {
+  if (!isGuid(t.orderId)) throw notFound();
+  const c = await deps.pool.connect();
   let emitted = false;
-  const res = await withTx(deps.pool, async (c) => {
-    const o = await lockVisible(c, t.orderId, t);
+  let broken: Error | undefined;
+  let res: ActionResponse;
+  try {
+    const o = await beginAndLock(c, t.orderId);
+    const done = async (e: HttpException) => {
+      await c.query('ROLLBACK');
+      throw e;
+    };
+    if (!o) return await done(notFound());
+    if (t.merchantId !== undefined && o.merchantId !== t.merchantId) return await done(notFound());
+    if (t.hidePendingPayment && o.situation === 'PENDING_PAYMENT') return await done(notFound());
     const d = decide(o.type, o.situation, t.trigger);
-    if (d.kind === 'invalid') throw new HttpException(errors.invalidTransition(o.situation, t.trigger));
-    if (d.kind === 'already_applied') return { status: 'already_applied', situation: d.to } as ActionResponse;
+    if (d.kind === 'invalid')
+      return await done(new HttpException(errors.invalidTransition(o.situation, t.trigger)));
+    if (d.kind === 'already_applied') {
+      await c.query('ROLLBACK');
+      return { status: 'already_applied', situation: d.to };
+    }
     const now = new Date().toISOString();
-    const seq = await setSituation(c, o.id, d.to, now, d.event ? 1 : 0);
-    let eventId: string | undefined;
-    if (d.event) {
-      eventId = randomUUID();
-      await insertOutbox(
-        c,
-        buildEventMessage({
-          eventId,
+    const message = d.event
+      ? buildEventMessage({
+          eventId: randomUUID(),
           eventType: d.event,
           orderId: o.id,
           merchantId: o.merchantId,
           channel: o.channel,
-          orderSeq: seq,
+          orderSeq: o.eventSeq + 1,
           baseUrl: deps.baseUrl,
           createdAt: now,
           actor: t.actor,
           metadata: d.event === 'CANCELLED' ? t.cancellation : undefined,
-        }),
-      );
-      emitted = true;
-    }
-    await appendHistory(c, {
+        })
+      : null;
+    await writeTransition(c, {
       orderId: o.id,
-      trigger: t.trigger,
-      from: o.situation,
       to: d.to,
+      from: o.situation,
+      trigger: t.trigger,
       actor: t.actor,
-      eventId,
-      eventType: d.event,
+      now,
       detail:
         t.cancellation && d.to === 'CANCELLED'
           ? t.cancellation
           : d.backtrack
             ? { backtrack: true }
             : undefined,
-      at: now,
+      message,
     });
-    return { status: 'accepted', situation: d.to } as ActionResponse;
-  });
+    await c.query('COMMIT');
+    emitted = message !== null;
+    res = { status: 'accepted', situation: d.to };
+  } catch (e) {
+    if (!isHttpException(e)) {
+      broken = e as Error;
+      await c.query('ROLLBACK').catch(() => {});
+    }
+    throw e;
+  } finally {
+    c.release(broken);
+  }
   if (emitted) deps.wake();
   return res;
 }

@@ -388,3 +388,66 @@ export async function withTx<T>(
     c.release();
   }
 }
+
+/**
+ * Hot path of an action: `BEGIN` and the row lock in one round trip (simple protocol; the id is a
+ * validated GUID, inlined safely). Returns undefined when the order does not exist.
+ */
+export async function beginAndLock(c: PoolClient, id: string): Promise<LockedOrder | undefined> {
+  if (!/^[0-9a-fA-F-]{36}$/.test(id)) throw new Error('beginAndLock: not a GUID');
+  const res = (await c.query(
+    `BEGIN; SELECT id, merchant_id AS "merchantId", type, situation, channel, event_seq AS "eventSeq"
+     FROM orders WHERE id = '${id}' FOR UPDATE`,
+  )) as unknown as { rows: LockedOrder[] }[];
+  return res[1].rows[0];
+}
+
+/**
+ * Hot path of an action: situation change, history row and (when there is an event) the outbox
+ * row + NOTIFY, in one statement (data-modifying CTEs always run). `message` null = no event.
+ */
+export async function writeTransition(
+  c: PoolClient,
+  t: {
+    orderId: string;
+    to: Situation;
+    from: Situation;
+    trigger: string;
+    actor: Actor;
+    now: string;
+    detail?: unknown;
+    message: OrderEventMessage | null;
+  },
+): Promise<void> {
+  const m = t.message;
+  await c.query({
+    name: 'orders.transition',
+    text: `WITH u AS (
+        UPDATE orders SET situation = $2, updated_at = $3, event_seq = event_seq + $4 WHERE id = $1
+      ), o AS (
+        INSERT INTO order_outbox (event_id, order_id, merchant_id, order_seq, event_type, message, created_at)
+        SELECT $5::uuid, $1, $6::uuid, $7::int, $8, $9, $3 WHERE $5::uuid IS NOT NULL
+      ), h AS (
+        INSERT INTO order_history (order_id, trigger, from_situation, to_situation, actor_kind, actor_client_id,
+          event_id, event_type, detail, created_at)
+        VALUES ($1, $10, $11, $2, $12, $13, $5::uuid, $8, $14::jsonb, $3)
+      )
+      SELECT CASE WHEN $5::uuid IS NOT NULL THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS n`,
+    values: [
+      t.orderId,
+      t.to,
+      t.now,
+      m ? 1 : 0,
+      m?.envelope.eventId ?? null,
+      m?.merchantId ?? null,
+      m?.orderSeq ?? null,
+      m?.envelope.eventType ?? null,
+      m ? JSON.stringify(m) : null,
+      t.trigger,
+      t.from,
+      t.actor.kind,
+      t.actor.kind === 'CREDENTIAL' ? t.actor.clientId : null,
+      json(t.detail),
+    ],
+  });
+}
