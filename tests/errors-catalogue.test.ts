@@ -171,6 +171,9 @@ describe('business rows decided by the gateway', () => {
     await expectProblem(await stack.api('/v1/orders/not-a-guid', { headers: auth }), 404);
     await expectProblem(await stack.api(`/v1/merchant/${randomUUID()}`, { headers: auth }), 404);
     await expectProblem(await stack.api(`/v1/merchant/${randomUUID()}/menus`, { headers: auth }), 404);
+    // found by fuzzing: broken percent-encoding and over-long path parameters are unknown routes
+    await expectProblem(await stack.api('/v1/orders/%zz', { headers: auth }), 404);
+    await expectProblem(await stack.api(`/v1/merchant/${'a'.repeat(300)}`, { headers: auth }), 404);
   });
 
   it('413 on business routes above 64 KB; 415 for an unreadable Content-Type', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyJwt from '@fastify/jwt';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { errors } from '@od/errors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -12,7 +13,7 @@ import {
 import type { GatewayContext, ZodApp } from '../context.ts';
 import { publicRoutes } from '../routes/mod.ts';
 import { registerCors } from './cors.ts';
-import { installErrorHandling } from './errors.ts';
+import { installErrorHandling, sendError } from './errors.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 
@@ -30,6 +31,39 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // errors raised before routing (broken percent-encoding, a path parameter over 200
+    // characters): no such route
+    frameworkErrors: (err, request, reply) => {
+      reply.header('x-request-id', request.id);
+      if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+        return sendError(
+          reply,
+          listener === 'admin' ? errors.adminNotFound('Rota') : errors.notFound(request.id),
+        );
+      request.log.error({ err }, 'framework error');
+      return sendError(reply, errors.internal(request.id));
+    },
+    // requests node's HTTP parser refuses (bytes not allowed in a path, oversized headers...)
+    clientErrorHandler: (err: Error & { code?: string }, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const status =
+        err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = JSON.stringify({
+        type: 'https://tools.ietf.org/html/rfc9110#section-15.5',
+        title:
+          status === 431
+            ? 'Request Header Fields Too Large'
+            : status === 408
+              ? 'Request Timeout'
+              : 'Bad Request',
+        status,
+        traceId: randomUUID(),
+      });
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
