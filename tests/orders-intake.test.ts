@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { issueTestToken, startStack, type TestStack } from '@od/testing';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMerchant,
@@ -319,6 +320,80 @@ describe('orders: intake through the admin API and the public Order', () => {
     expect((await unknown.json()).error).toBe('merchant_not_found');
     expect((await post({ type: 'DELIVERY' }, 'not-a-guid')).status).toBe(404);
   });
+
+  it('random intake bodies never cause a 500 (400 or 201 only)', async () => {
+    const value = fc.oneof(
+      fc.anything(),
+      fc.double(),
+      fc.constantFrom(-1, 0, 1e20, 99999999, '', 'x', null, [], {}),
+    );
+    const body = fc.record(
+      {
+        type: fc.oneof(fc.constantFrom('DELIVERY', 'TAKEOUT', 'INDOOR'), value),
+        orderTiming: fc.oneof(fc.constantFrom('INSTANT', 'SCHEDULED'), value),
+        schedule: fc.oneof(
+          fc.record({
+            scheduledDateTimeStart: fc.oneof(
+              fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+              value,
+            ),
+          }),
+          value,
+        ),
+        channel: fc.oneof(fc.constantFrom('APP', 'TABLE', 'MARKETPLACE'), value),
+        paymentPending: fc.oneof(fc.boolean(), value),
+        items: fc.oneof(
+          fc.array(
+            fc.oneof(
+              fc.record(
+                {
+                  itemId: fc.oneof(fc.constant(menu.burger), fc.constant(menu.pizza), value),
+                  quantity: value,
+                },
+                { requiredKeys: ['itemId'] },
+              ),
+              fc.record(
+                { name: fc.string(), unitPrice: value, quantity: value, options: value },
+                { requiredKeys: ['name', 'unitPrice'] },
+              ),
+            ),
+            { maxLength: 3 },
+          ),
+          value,
+        ),
+        otherFees: fc.oneof(
+          fc.array(fc.record({ name: fc.string(), type: fc.constantFrom('DELIVERY', 'TIP'), price: value })),
+          value,
+        ),
+        discounts: fc.oneof(fc.array(fc.record({ amount: value, target: value })), value),
+        payments: fc.oneof(
+          fc.record({
+            methods: fc.array(
+              fc.record({
+                value,
+                method: fc.constantFrom('CASH', 'PIX'),
+                type: fc.constantFrom('OFFLINE', 'ONLINE'),
+              }),
+            ),
+          }),
+          value,
+        ),
+        customer: value,
+        delivery: value,
+        extraInfo: value,
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, b);
+        expect([201, 400]).toContain(r.status);
+        if (r.status === 400) expect((await r.json()).error).toBe('validation_error');
+        else await r.arrayBuffer();
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 
   it('an order with online payment pending is invisible to integrators until paid', async () => {
     const o = await createOrder(stack, merchantId, { type: 'DELIVERY', paymentPending: true });
