@@ -32,6 +32,15 @@ describe('CORS', () => {
     expect(await r.text()).toBe('');
   });
 
+  it('preflight of the token endpoint from the portal', async () => {
+    const r = await stack.api('/oauth/token', {
+      method: 'OPTIONS',
+      headers: { origin: PORTAL, 'access-control-request-method': 'POST' },
+    });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('access-control-allow-origin')).toBe(PORTAL);
+  });
+
   it('simple request from the portal: allow-origin and exposed headers', async () => {
     const r = await stack.api('/v1/nothing-here', { headers: { origin: PORTAL } });
     expect(r.status).toBe(404);

@@ -141,8 +141,10 @@ describe('createLimiter', () => {
     const limiter = createLimiter(dead, 'x', true, log);
     const d = await limiter.credential('a');
     expect(d.allowed).toBe(true);
-    expect(limiter.stats().failOpen).toBe(1);
-    expect(lines).toHaveLength(1);
+    expect(d.headers).toEqual({});
+    expect((await limiter.tokenIp('1.2.3.4')).allowed).toBe(true);
+    expect(limiter.stats().failOpen).toBe(2);
+    expect(lines).toHaveLength(1); // counted twice, logged once per second
     dead.disconnect();
   });
 });

@@ -93,6 +93,7 @@ const ALLOW_SILENTLY: LimitDecision = Object.freeze({
 
 export function createLimiter(redis: Redis, prefix: string, enabled: boolean, log?: Logger): Limiter {
   const counters: LimiterStats = { failOpen: 0, refused: 0 };
+  let lastLogAt = 0;
   const stats = () => ({ ...counters });
   if (!enabled) {
     const allow = async () => ALLOW_SILENTLY;
@@ -119,10 +120,15 @@ export function createLimiter(redis: Redis, prefix: string, enabled: boolean, lo
       return { allowed, headers: rateLimitHeaders(policy, r[1], r[2]) };
     } catch (e) {
       counters.failOpen++;
-      log?.error(
-        { err: (e as Error).message, policy: policy.name, failOpen: counters.failOpen },
-        'rate limiter unavailable: failing open',
-      );
+      // every failure is counted; the log says so at most once per second (no flood while Redis is down)
+      const now = Date.now();
+      if (now - lastLogAt >= 1000) {
+        lastLogAt = now;
+        log?.error(
+          { err: (e as Error).message, policy: policy.name, failOpen: counters.failOpen },
+          'rate limiter unavailable: failing open',
+        );
+      }
       return ALLOW_SILENTLY;
     } finally {
       clearTimeout(timer);
