@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { connect } from '@nats-io/transport-node';
 import { openCredentialsKv } from '@od/bus';
 import { type CredentialRecord, names } from '@od/contracts';
 import { createPool, type Pool } from '@od/db';

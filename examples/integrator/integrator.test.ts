@@ -18,15 +18,16 @@ import {
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 let server: Server | undefined;
 async function serve(handler: Handler): Promise<string> {
-  server = createServer((req, res) => {
+  const s = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
       body += c;
     });
     req.on('end', () => handler(req, res, body));
   });
-  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+  server = s;
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 }
 const closeServer = async () => {
   const s = server;
