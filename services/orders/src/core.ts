@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { callRpcJson, RpcUnavailableError } from '@od/bus';
 import {
-  type Actor,
   type ActionResponse,
+  type Actor,
   type EventType,
   INTERNAL_OPS,
   isGuid,

@@ -3,7 +3,7 @@ import type { Config } from '@od/config';
 import { ORDER_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import type { OrdersDeps } from './core.ts';
-import { publicAction, adminAction } from './handlers/action.ts';
+import { adminAction, publicAction } from './handlers/action.ts';
 import { adminCancel } from './handlers/admin-cancel.ts';
 import { adminCourier } from './handlers/admin-courier.ts';
 import { adminCreate } from './handlers/admin-create.ts';

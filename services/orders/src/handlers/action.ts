@@ -1,3 +1,4 @@
+import type { RpcHandler } from '@od/bus';
 import {
   type Actor,
   DEFAULT_CANCELLATION_REASON,
@@ -6,7 +7,6 @@ import {
   type OrderAction,
   type RpcRequest,
 } from '@od/contracts';
-import type { RpcHandler } from '@od/bus';
 import { errors, HttpException } from '@od/errors';
 import { applyTrigger, notFound, type OrdersDeps } from '../core.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';

@@ -1,5 +1,5 @@
-import { cancelSchema } from '@od/contracts';
 import type { RpcHandler } from '@od/bus';
+import { cancelSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { applyTrigger, type OrdersDeps } from '../core.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';

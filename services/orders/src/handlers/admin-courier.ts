@@ -1,5 +1,5 @@
-import { courierUpdateSchema } from '@od/contracts';
 import type { RpcHandler } from '@od/bus';
+import { courierUpdateSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { emitInTx, lockVisible, type OrdersDeps } from '../core.ts';
 import { withTx } from '../db/orders.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { orderIntakeSchema } from '@od/contracts';
 import type { RpcHandler } from '@od/bus';
+import { orderIntakeSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { appendHistory, insertOrder, insertOutbox, nextDisplayId, withTx } from '../db/orders.ts';

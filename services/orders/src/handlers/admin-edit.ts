@@ -1,5 +1,5 @@
-import { orderEditSchema } from '@od/contracts';
 import type { RpcHandler } from '@od/bus';
+import { orderEditSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { emitInTx, lockVisible, merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { appendHistory, readDocument, rewriteOrder, withTx } from '../db/orders.ts';

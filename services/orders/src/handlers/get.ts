@@ -1,5 +1,5 @@
-import { isGuid } from '@od/contracts';
 import type { RpcHandler } from '@od/bus';
+import { isGuid } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
 
