@@ -3,7 +3,7 @@ import { currentInfra } from '@od/testing';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLimiter, defineLimiterScript, POLICIES, rateLimitHeaders } from './limiter.ts';
+import { createLimiter, defineLimiterScript, ipBucket, POLICIES, rateLimitHeaders } from './limiter.ts';
 
 /**
  * The sliding-log script runs in real Redis with injected times (ARGV[3]) and is compared with a
@@ -113,6 +113,17 @@ describe('createLimiter', () => {
     const keys = await redis.keys(`${p}:*`);
     for (const k of keys) expect(await redis.pttl(k)).toBeGreaterThan(50_000);
     await redis.del(...keys);
+  });
+
+  it('client address buckets: IPv4 as is, IPv6 by /64', () => {
+    expect(ipBucket('203.0.113.7')).toBe('203.0.113.7');
+    expect(ipBucket('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(ipBucket('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(ipBucket('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(ipBucket('2001:0db8:0001:0002::ffff')).toBe('2001:db8:1:2::/64');
+    expect(ipBucket('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(ipBucket('::1')).toBe('0:0:0:0::/64');
+    expect(ipBucket('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 
   it('headers follow draft-ietf-httpapi-ratelimit-headers', () => {

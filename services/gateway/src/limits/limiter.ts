@@ -86,6 +86,27 @@ export function rateLimitHeaders(policy: Policy, remaining: number, resetMicros:
   };
 }
 
+/**
+ * The bucket of a client address: IPv4 as is (IPv4-mapped IPv6 unwrapped); IPv6 by its /64 prefix,
+ * since one subscriber usually holds a whole /64 and could otherwise rotate addresses at will.
+ */
+export function ipBucket(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!ip.includes(':')) return ip;
+  const [head, tail] = ip.split('%', 1)[0].split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g || '0', 16) || 0).toString(16))
+    .join(':')}::/64`;
+}
+
 const ALLOW_SILENTLY: LimitDecision = Object.freeze({
   allowed: true,
   headers: Object.freeze({}),
@@ -137,7 +158,7 @@ export function createLimiter(redis: Redis, prefix: string, enabled: boolean, lo
 
   return {
     credential: (clientId) => check(POLICIES.credential, clientId),
-    tokenIp: (ip) => check(POLICIES.tokenIp, ip),
+    tokenIp: (ip) => check(POLICIES.tokenIp, ipBucket(ip)),
     authFailure: (clientId) => check(POLICIES.authFailure, clientId),
     stats,
   };
