@@ -1,12 +1,14 @@
-import { AckPolicy, type ConsumerMessages, DeliverPolicy, jetstream } from '@nats-io/jetstream';
+import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ensureOrderEventStream, type CredentialsView } from '@od/bus';
 import type { Names, OrderEventMessage } from '@od/contracts';
 import { isGuid } from '@od/contracts';
 import type { Pool } from '@od/db';
 import type { Logger } from '@od/logger';
-import { recordEvent } from './db/deliveries.ts';
-import { targetsFor } from './domain/targets.ts';
+import { type IntakeEvent, recordEvents } from './db/deliveries.ts';
+import { type Target, targetsFor } from './domain/targets.ts';
+
+const BATCH_MAX = 256;
 
 /** One durable consumer shared by every webhook replica (each message goes to one of them). */
 export const CONSUMER_NAME = 'webhook';
@@ -50,25 +52,30 @@ export async function startIntake(o: {
   }
   const consumer = await jetstream(o.nc).consumers.get(n.orderEventsStream, CONSUMER_NAME);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 256 });
-  const loop = (async () => {
-    for await (const m of messages) {
-      let msg: OrderEventMessage;
-      try {
-        msg = m.json<OrderEventMessage>();
-        if (!isGuid(msg?.envelope?.eventId) || !isGuid(msg.merchantId) || !msg.envelope.createdAt) {
-          throw new Error('missing fields');
+  // Messages arriving while a batch is being stored form the next batch: one commit per batch,
+  // acks only after it (at-least-once; storage is idempotent).
+  const buffer: JsMsg[] = [];
+  let flushing: Promise<void> | null = null;
+  const flush = async () => {
+    while (buffer.length) {
+      const msgs = buffer.splice(0, BATCH_MAX);
+      const batch: { m: JsMsg; ev: IntakeEvent; targets: Target[] }[] = [];
+      for (const m of msgs) {
+        let msg: OrderEventMessage;
+        try {
+          msg = m.json<OrderEventMessage>();
+          if (!isGuid(msg?.envelope?.eventId) || !isGuid(msg.merchantId) || !msg.envelope.createdAt) {
+            throw new Error('missing fields');
+          }
+        } catch (err) {
+          log.error({ err, seq: m.seq }, 'unreadable order event: terminated');
+          m.term();
+          continue;
         }
-      } catch (err) {
-        log.error({ err, seq: m.seq }, 'unreadable order event: terminated');
-        m.term();
-        continue;
-      }
-      try {
         const env = msg.envelope;
-        const targets = targetsFor(msg, o.credentials.byMerchant(msg.merchantId));
-        const due = await recordEvent(
-          o.pool,
-          {
+        batch.push({
+          m,
+          ev: {
             eventId: env.eventId,
             merchantId: msg.merchantId,
             channel: msg.channel,
@@ -76,15 +83,33 @@ export async function startIntake(o: {
             body: JSON.stringify(env),
             createdAt: env.createdAt,
           },
-          targets,
-        );
-        m.ack();
+          targets: targetsFor(msg, o.credentials.byMerchant(msg.merchantId)),
+        });
+      }
+      if (!batch.length) continue;
+      try {
+        const due = await recordEvents(o.pool, batch);
+        for (const b of batch) b.m.ack();
         if (due > 0) o.onDue();
       } catch (err) {
-        log.error({ err, eventId: msg.envelope.eventId }, 'storing order event failed: redelivery');
-        m.nak(1_000);
+        log.error({ err, events: batch.length }, 'storing order events failed: redelivery');
+        for (const b of batch) b.m.nak(1_000);
       }
     }
+  };
+  const kick = (): void => {
+    if (flushing) return;
+    flushing = flush().finally(() => {
+      flushing = null;
+      if (buffer.length) kick();
+    });
+  };
+  const loop = (async () => {
+    for await (const m of messages) {
+      buffer.push(m);
+      kick();
+    }
+    await flushing;
   })();
   return {
     async stop() {

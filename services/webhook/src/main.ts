@@ -30,7 +30,8 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const kv = await openCredentialsKv(nc, base.names);
   const credentials = await watchCredentials(kv, log, (rec) => secrets.invalidate(rec.clientId));
   await credentials.ready;
-  const agent = createAgent(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, PER_URL_CAP);
+  // sockets per host: the per-URL cap is the dispatcher's; many credentials may share one host
+  const agent = createAgent(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, GLOBAL_CAP);
   const dispatcher = new Dispatcher({
     pool,
     log,

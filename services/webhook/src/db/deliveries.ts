@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@od/db';
+import type { Pool } from '@od/db';
 import { WEBHOOK_DEACTIVATE_AFTER } from '@od/contracts';
 import type { Target } from '../domain/targets.ts';
 
@@ -14,36 +14,53 @@ export interface IntakeEvent {
 }
 
 /**
- * Stores the event and its deliveries in one statement (atomic, idempotent by event id and by
- * (event id, client id)). A delivery to a deactivated URL is recorded SKIPPED. Returns how many
- * deliveries are due now.
+ * Stores a batch of events and their deliveries in one statement (one commit; atomic; idempotent by
+ * event id and by (event id, client id)). A delivery to a deactivated URL is recorded SKIPPED.
+ * Returns how many deliveries are due now.
  */
-export async function recordEvent(pool: Pool, ev: IntakeEvent, targets: Target[]): Promise<number> {
+export async function recordEvents(
+  pool: Pool,
+  batch: { ev: IntakeEvent; targets: Target[] }[],
+): Promise<number> {
+  const seen = new Set<string>();
+  const evs: IntakeEvent[] = [];
+  const ds: { ev: IntakeEvent; t: Target }[] = [];
+  for (const { ev, targets } of batch) {
+    if (seen.has(ev.eventId)) continue;
+    seen.add(ev.eventId);
+    evs.push(ev);
+    for (const t of targets) ds.push({ ev, t });
+  }
   const r = await pool.query<{ status: string }>(
     `WITH ev AS (
        INSERT INTO event (event_id, merchant_id, channel, event_type, body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+       ON CONFLICT (event_id) DO NOTHING
      )
      INSERT INTO delivery (event_id, client_id, merchant_id, event_type, status, skip_reason, next_attempt_at)
-     SELECT $1, t.client_id, $2, $4,
+     SELECT t.event_id, t.client_id, t.merchant_id, t.event_type,
             CASE WHEN t.status = 'PENDING' AND e.deactivated_at IS NOT NULL THEN 'SKIPPED' ELSE t.status END,
             CASE WHEN t.status = 'PENDING' AND e.deactivated_at IS NOT NULL THEN 'webhook_deactivated'
                  ELSE t.skip_reason END,
             CASE WHEN t.status = 'PENDING' AND e.deactivated_at IS NULL THEN now() END
-     FROM unnest($7::text[], $8::text[], $9::text[]) AS t(client_id, status, skip_reason)
+     FROM unnest($7::uuid[], $8::text[], $9::uuid[], $10::text[], $11::text[], $12::text[])
+          AS t(event_id, client_id, merchant_id, event_type, status, skip_reason)
      LEFT JOIN endpoint e ON e.client_id = t.client_id
      ON CONFLICT (event_id, client_id) DO NOTHING
      RETURNING status`,
     [
-      ev.eventId,
-      ev.merchantId,
-      ev.channel,
-      ev.eventType,
-      ev.body,
-      ev.createdAt,
-      targets.map((t) => t.clientId),
-      targets.map((t) => t.status),
-      targets.map((t) => t.skipReason),
+      evs.map((e) => e.eventId),
+      evs.map((e) => e.merchantId),
+      evs.map((e) => e.channel),
+      evs.map((e) => e.eventType),
+      evs.map((e) => e.body),
+      evs.map((e) => e.createdAt),
+      ds.map((d) => d.ev.eventId),
+      ds.map((d) => d.t.clientId),
+      ds.map((d) => d.ev.merchantId),
+      ds.map((d) => d.ev.eventType),
+      ds.map((d) => d.t.status),
+      ds.map((d) => d.t.skipReason),
     ],
   );
   return r.rows.filter((x) => x.status === 'PENDING').length;
@@ -76,17 +93,23 @@ export async function claimDue(
   const busyIds = [...busy.keys()];
   const busyLeft = busyIds.map((k) => Math.max(0, perClient - (busy.get(k) ?? 0)));
   const r = await pool.query<ClaimedDelivery>(
-    `WITH cand AS (
-       SELECT s.id FROM (
-         SELECT d.id, d.client_id, d.next_attempt_at,
-                row_number() OVER (PARTITION BY d.client_id ORDER BY d.next_attempt_at, d.id) AS rn
-         FROM delivery d
-         WHERE d.status = 'PENDING' AND d.next_attempt_at <= now()
-           AND NOT EXISTS (SELECT 1 FROM endpoint e WHERE e.client_id = d.client_id AND e.deactivated_at IS NOT NULL)
-       ) s
-       LEFT JOIN unnest($3::text[], $4::int[]) AS b(client_id, left_) ON b.client_id = s.client_id
-       WHERE s.rn <= COALESCE(b.left_, $2)
-       ORDER BY s.next_attempt_at
+    `WITH RECURSIVE c(client_id) AS (
+       (SELECT client_id FROM delivery WHERE status = 'PENDING' ORDER BY client_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT d.client_id FROM delivery d
+               WHERE d.status = 'PENDING' AND d.client_id > c.client_id ORDER BY d.client_id LIMIT 1)
+       FROM c WHERE c.client_id IS NOT NULL
+     ), cand AS (
+       SELECT x.id FROM c
+       LEFT JOIN unnest($3::text[], $4::int[]) AS b(client_id, left_) ON b.client_id = c.client_id
+       CROSS JOIN LATERAL (
+         SELECT d.id, d.next_attempt_at FROM delivery d
+         WHERE d.client_id = c.client_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+         ORDER BY d.next_attempt_at LIMIT COALESCE(b.left_, $2)
+       ) x
+       WHERE c.client_id IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM endpoint e WHERE e.client_id = c.client_id AND e.deactivated_at IS NOT NULL)
+       ORDER BY x.next_attempt_at
        LIMIT $1
      ), locked AS (
        SELECT d.id FROM delivery d
@@ -152,81 +175,67 @@ export async function recordAttempt(
   d: ClaimedDelivery,
   o: AttemptOutcome,
 ): Promise<'DELIVERED' | 'PENDING' | 'WEBHOOK_FAILED' | null> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(
-      `INSERT INTO attempt (delivery_id, event_id, client_id, event_type, round, attempt, url, started_at,
+  const status = o.success ? 'DELIVERED' : o.retryInMs === null ? 'WEBHOOK_FAILED' : 'PENDING';
+  // one statement, one commit: attempt row, delivery state, endpoint health
+  const r = await pool.query<{ status: string; deactivated: boolean | null }>(
+    `WITH a AS (
+       INSERT INTO attempt (delivery_id, event_id, client_id, event_type, round, attempt, url, started_at,
                             duration_ms, status_code, error, success)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        d.id,
-        d.event_id,
-        d.client_id,
-        d.event_type,
-        d.round,
-        d.attempts + 1,
-        o.url,
-        o.startedAt.toISOString(),
-        o.durationMs,
-        o.statusCode,
-        o.error,
-        o.success,
-      ],
-    );
-    const status = o.success ? 'DELIVERED' : o.retryInMs === null ? 'WEBHOOK_FAILED' : 'PENDING';
-    const u = await client.query(
-      `UPDATE delivery SET attempts = attempts + 1, status = $4, last_status_code = $5, last_error = $6,
+       VALUES ($1, $8, $9, $10, $2, $3 + 1, $11, $12, $13, $5, $6, $14)
+     ), u AS (
+       UPDATE delivery SET attempts = attempts + 1, status = $4, last_status_code = $5, last_error = $6,
               next_attempt_at = CASE WHEN $4 = 'PENDING'
                                      THEN now() + make_interval(secs => $7::double precision / 1000) END,
               delivered_at = CASE WHEN $4 = 'DELIVERED' THEN now() ELSE delivered_at END,
               updated_at = now()
-       WHERE ${FENCE}`,
-      [d.id, d.round, d.attempts, status, o.statusCode, o.error, o.retryInMs ?? 0],
-    );
-    if (u.rowCount === 0) {
-      await client.query('COMMIT');
-      return null;
-    }
-    if (status === 'DELIVERED') await endpointSucceeded(client, d.client_id);
-    else if (status === 'WEBHOOK_FAILED') await endpointFailed(client, d.client_id);
-    await client.query('COMMIT');
-    return status;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+       WHERE ${FENCE}
+       RETURNING client_id, status
+     ), ep AS (
+       INSERT INTO endpoint AS en (client_id, consecutive_failures)
+       SELECT client_id, CASE WHEN status = 'DELIVERED' THEN 0 ELSE 1 END FROM u
+       WHERE status IN ('DELIVERED', 'WEBHOOK_FAILED')
+       ON CONFLICT (client_id) DO UPDATE SET
+         consecutive_failures = CASE WHEN EXCLUDED.consecutive_failures = 0 THEN 0
+                                     ELSE en.consecutive_failures + 1 END,
+         deactivated_at = CASE WHEN EXCLUDED.consecutive_failures = 1 AND en.deactivated_at IS NULL
+                                    AND en.consecutive_failures + 1 >= $15
+                               THEN now() ELSE en.deactivated_at END,
+         updated_at = now()
+       WHERE NOT (EXCLUDED.consecutive_failures = 0 AND en.consecutive_failures = 0)
+       RETURNING deactivated_at IS NOT NULL AS deactivated
+     )
+     SELECT u.status, (SELECT deactivated FROM ep) AS deactivated FROM u`,
+    [
+      d.id,
+      d.round,
+      d.attempts,
+      status,
+      o.statusCode,
+      o.error,
+      o.retryInMs ?? 0,
+      d.event_id,
+      d.client_id,
+      d.event_type,
+      o.url,
+      o.startedAt.toISOString(),
+      o.durationMs,
+      o.success,
+      WEBHOOK_DEACTIVATE_AFTER,
+    ],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  if (status === 'WEBHOOK_FAILED' && row.deactivated) await skipPendingOfDeactivated(pool, d.client_id);
+  return status;
 }
 
-async function endpointSucceeded(client: PoolClient, clientId: string): Promise<void> {
-  await client.query(
-    `INSERT INTO endpoint (client_id, consecutive_failures) VALUES ($1, 0)
-     ON CONFLICT (client_id) DO UPDATE SET consecutive_failures = 0, updated_at = now()
-     WHERE endpoint.consecutive_failures <> 0`,
+/** The URL was just deactivated: its waiting deliveries are skipped (the queue, until cleared). */
+async function skipPendingOfDeactivated(pool: Pool, clientId: string): Promise<void> {
+  await pool.query(
+    `UPDATE delivery SET status = 'SKIPPED', skip_reason = 'webhook_deactivated', next_attempt_at = NULL,
+            updated_at = now()
+     WHERE client_id = $1 AND status = 'PENDING'
+       AND EXISTS (SELECT 1 FROM endpoint WHERE client_id = $1 AND deactivated_at IS NOT NULL)`,
     [clientId],
   );
-}
-
-async function endpointFailed(client: PoolClient, clientId: string): Promise<void> {
-  const r = await client.query<{ deactivated_at: string | null }>(
-    `INSERT INTO endpoint (client_id, consecutive_failures, deactivated_at)
-     VALUES ($1, 1, CASE WHEN 1 >= $2 THEN now() END)
-     ON CONFLICT (client_id) DO UPDATE SET
-       consecutive_failures = endpoint.consecutive_failures + 1,
-       deactivated_at = CASE WHEN endpoint.deactivated_at IS NULL AND endpoint.consecutive_failures + 1 >= $2
-                             THEN now() ELSE endpoint.deactivated_at END,
-       updated_at = now()
-     RETURNING deactivated_at`,
-    [clientId, WEBHOOK_DEACTIVATE_AFTER],
-  );
-  if (r.rows[0]?.deactivated_at) {
-    await client.query(
-      `UPDATE delivery SET status = 'SKIPPED', skip_reason = 'webhook_deactivated', next_attempt_at = NULL,
-              updated_at = now()
-       WHERE client_id = $1 AND status = 'PENDING'`,
-      [clientId],
-    );
-  }
 }
