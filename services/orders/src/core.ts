@@ -30,6 +30,8 @@ export interface OrdersDeps {
   names: Names;
   baseUrl: string;
   wake(): void;
+  /** true when this process is the relay leader: in-process wake suffices, no NOTIFY needed */
+  leads(): boolean;
 }
 
 export const notFound = () => new HttpException(errors.orderNotFound());
@@ -116,6 +118,7 @@ export async function applyTrigger(deps: OrdersDeps, t: TriggerInput): Promise<A
             ? { backtrack: true }
             : undefined,
       message,
+      notify: !deps.leads(),
     });
     await c.query('COMMIT');
     emitted = message !== null;
@@ -159,6 +162,7 @@ export async function emitInTx(
       actor: e.actor,
       metadata: e.metadata,
     }),
+    !deps.leads(),
   );
   await appendHistory(c, {
     orderId: o.id,

@@ -34,6 +34,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Or
     names: base.names,
     baseUrl: config.PUBLIC_BASE_URL,
     wake: () => relay.wake(),
+    leads: () => relay.isLeader(),
   };
   base.serve({
     [ORDER_OPS.get]: getOrder(deps),

@@ -353,8 +353,12 @@ export async function appendHistory(
   );
 }
 
-/** Outbox row + NOTIFY (delivered at commit) so the relay leader of any replica wakes up. */
-export async function insertOutbox(c: PoolClient, m: OrderEventMessage): Promise<void> {
+/**
+ * Outbox row + NOTIFY (delivered at commit) so the relay leader of another replica wakes up.
+ * `notify` false when this process holds the relay leadership (woken in-process instead): NOTIFY
+ * serializes committing transactions on a global lock, worth avoiding on the hot path.
+ */
+export async function insertOutbox(c: PoolClient, m: OrderEventMessage, notify = true): Promise<void> {
   await c.query(
     `INSERT INTO order_outbox (event_id, order_id, merchant_id, order_seq, event_type, message, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -368,7 +372,7 @@ export async function insertOutbox(c: PoolClient, m: OrderEventMessage): Promise
       m.envelope.createdAt,
     ],
   );
-  await c.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+  if (notify) await c.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 }
 
 export async function withTx<T>(
@@ -417,6 +421,8 @@ export async function writeTransition(
     now: string;
     detail?: unknown;
     message: OrderEventMessage | null;
+    /** NOTIFY other replicas' relay leader (false when this process leads) */
+    notify: boolean;
   },
 ): Promise<void> {
   const m = t.message;
@@ -432,7 +438,7 @@ export async function writeTransition(
           event_id, event_type, detail, created_at)
         VALUES ($1, $10, $11, $2, $12, $13, $5::uuid, $8, $14::jsonb, $3)
       )
-      SELECT CASE WHEN $5::uuid IS NOT NULL THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS n`,
+      SELECT CASE WHEN $5::uuid IS NOT NULL AND $15::bool THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS n`,
     values: [
       t.orderId,
       t.to,
@@ -448,6 +454,7 @@ export async function writeTransition(
       t.actor.kind,
       t.actor.kind === 'CREDENTIAL' ? t.actor.clientId : null,
       json(t.detail),
+      t.notify,
     ],
   });
 }

@@ -45,6 +45,7 @@ export function adminCreate(deps: OrdersDeps): RpcHandler {
             createdAt: order.createdAt,
             actor: { kind: 'CHANNEL' },
           }),
+          !deps.leads(),
         );
       }
       await appendHistory(c, {
