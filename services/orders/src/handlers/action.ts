@@ -12,14 +12,24 @@ import { applyTrigger, notFound, type OrdersDeps } from '../core.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
 
 /** requestCancellation's optional body `{ reason?, code? }` (code ignored); default pt-BR reason. */
-export function cancellationOf(body: unknown, traceId: string): { reason: string; code: string } {
+export function cancellationOf(
+  body: unknown,
+  traceId: string,
+  admin = false,
+): { reason: string; code: string } {
   let reason: unknown;
+  const invalid = (field: string, message: string) =>
+    new HttpException(
+      admin
+        ? errors.adminValidation(message, { [field]: [message] })
+        : errors.validation({ [field]: [message] }, traceId),
+    );
   if (body !== undefined && body !== null && body !== '') {
     if (typeof body !== 'object' || Array.isArray(body))
-      throw new HttpException(errors.validation({ $: ['O corpo deve ser um objeto JSON.'] }, traceId));
+      throw invalid('$', 'O corpo deve ser um objeto JSON.');
     reason = (body as { reason?: unknown }).reason;
     if (reason !== undefined && reason !== null && typeof reason !== 'string')
-      throw new HttpException(errors.validation({ reason: ['reason deve ser texto.'] }, traceId));
+      throw invalid('reason', 'reason deve ser texto.');
   }
   if (typeof reason === 'string' && reason.length > MAX_CANCELLATION_REASON)
     throw new HttpException(errors.invalidCancellationReason());
@@ -38,7 +48,10 @@ async function runAction(
   const orderId = req.params?.orderId ?? '';
   const action = req.params?.action as OrderAction;
   if (!ORDER_ACTIONS.includes(action)) return errors.notFound(req.traceId);
-  const cancellation = action === 'requestCancellation' ? cancellationOf(req.body, req.traceId) : undefined;
+  const cancellation =
+    action === 'requestCancellation'
+      ? cancellationOf(req.body, req.traceId, actor.kind === 'PANEL')
+      : undefined;
   const res = await applyTrigger(deps, { orderId, trigger: action, actor, cancellation, ...scope });
   return { status: 202, body: res };
 }

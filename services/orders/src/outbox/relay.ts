@@ -23,6 +23,8 @@ export interface Relay {
 
 const LOCK_KEY = 'orders:outbox-relay';
 const BATCH = 500;
+/** Published rows are pruned after a day (JetStream's duplicate window is 2 h); history is kept. */
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export async function startRelay(opts: {
   databaseUrl: string;
@@ -136,6 +138,7 @@ export async function startRelay(opts: {
     }
   }
 
+  let lastPrune = 0;
   const loop = (async () => {
     while (running) {
       try {
@@ -152,6 +155,10 @@ export async function startRelay(opts: {
           continue;
         }
         const ok = await drain(c);
+        if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+          lastPrune = Date.now();
+          await c.query("DELETE FROM order_outbox WHERE published_at < now() - interval '1 day'");
+        }
         if (!ok) await new Promise((r) => setTimeout(r, 200));
         else await waitWake(sweepMs);
       } catch (err) {
