@@ -260,7 +260,9 @@ describe('orders: lifecycle actions through HTTP', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(garbage.status).toBe(400);
-    const events = await stream((e) => [a, b, c].every((o) => eventsOf(e, o.id).length === 2));
+    const events = await stream(
+      (e) => [a, b, c].every((o) => eventsOf(e, o.id).length === 2) && eventsOf(e, d.id).length >= 1,
+    );
     const cancelOf = (id: string) =>
       eventsOf(events, id).find((e) => e.message.envelope.eventType === 'CANCELLED')?.message.envelope;
     expect(cancelOf(a.id)?.metadata).toEqual({ reason: 'y'.repeat(500), code: 'OTHER_CANCELLATION_REASON' });
