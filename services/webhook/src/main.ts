@@ -4,6 +4,7 @@ import type { Config } from '@od/config';
 import { WEBHOOK_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
+import { pruneOld } from './db/deliveries.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { attemptsHandler } from './handlers/attempts.ts';
 import { clearQueueHandler } from './handlers/clear-queue.ts';
@@ -21,6 +22,8 @@ const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 export const PER_URL_CAP = 4;
 /** Concurrent deliveries in one replica. */
 export const GLOBAL_CAP = 128;
+/** Attempt log, finished deliveries and events are kept this long (the feed keeps events itself). */
+export const RETENTION_DAYS = 30;
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
   const base = await startServiceBase('webhook', config, opts, { migrationsDir: MIGRATIONS, poolSize: 12 });
@@ -62,10 +65,17 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   // retries scheduled before a restart (or by a replica that went away)
   dispatcher.wake();
   await dispatcher.armFromSchedule();
+  const prune = setInterval(() => {
+    pruneOld(pool, RETENTION_DAYS)
+      .then((n) => n && log.info({ deleted: n }, 'webhook retention'))
+      .catch((err) => log.warn({ err }, 'webhook retention failed'));
+  }, 3_600_000);
+  prune.unref();
   let stopped: Promise<void> | undefined;
   return {
     stop() {
       stopped ??= (async () => {
+        clearInterval(prune);
         await intake.stop();
         await dispatcher.stop();
         credentials.stop();

@@ -239,3 +239,29 @@ async function skipPendingOfDeactivated(pool: Pool, clientId: string): Promise<v
     [clientId],
   );
 }
+
+/**
+ * Retention: attempts, finished deliveries and events older than `days` are deleted (in bounded
+ * batches; any replica may run it). PENDING deliveries and their events are kept.
+ */
+export async function pruneOld(pool: Pool, days: number, batch = 5_000): Promise<number> {
+  const r = await pool.query<{ n: number }>(
+    `WITH a AS (
+       DELETE FROM attempt WHERE id IN (
+         SELECT id FROM attempt WHERE started_at < now() - make_interval(days => $1) LIMIT $2)
+       RETURNING 1
+     ), d AS (
+       DELETE FROM delivery WHERE id IN (
+         SELECT id FROM delivery WHERE status <> 'PENDING' AND created_at < now() - make_interval(days => $1) LIMIT $2)
+       RETURNING 1
+     ), e AS (
+       DELETE FROM event ev WHERE ev.event_id IN (
+         SELECT event_id FROM event WHERE received_at < now() - make_interval(days => $1) LIMIT $2)
+         AND NOT EXISTS (SELECT 1 FROM delivery x WHERE x.event_id = ev.event_id AND x.status = 'PENDING')
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM a) + (SELECT count(*) FROM d) + (SELECT count(*) FROM e) AS n`,
+    [days, batch],
+  );
+  return Number(r.rows[0]?.n ?? 0);
+}
