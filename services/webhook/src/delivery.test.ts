@@ -64,6 +64,15 @@ describe('webhook delivery', () => {
     expect(log.body.nextCursor).toBeNull();
   });
 
+  it('resolves host names through the guarded lookup (https://localhost:<port>)', async () => {
+    const path = `/named/${randomUUID()}`;
+    const { clientId, merchantId, secret } = await t.addCredential({ url: rx.localhostUrl + path });
+    const ev = await t.publish(merchantId);
+    const [got] = await rx.waitFor(1, 10_000, (r) => r.path === path);
+    expect(new Webhook(secret).verify(got.rawBody, got.headers)).toEqual(ev);
+    await t.waitDeliveries(clientId, (d) => d[0]?.status === 'DELIVERED');
+  });
+
   it('targets WEBHOOK and BOTH credentials of the store only, by the feed rules', async () => {
     const merchantId = randomUUID();
     const path = `/rules/${randomUUID()}`;
