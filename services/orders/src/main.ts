@@ -3,6 +3,7 @@ import type { Config } from '@od/config';
 import { ORDER_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import type { OrdersDeps } from './core.ts';
+import { createDb } from './db/client.ts';
 import { adminAction, publicAction } from './handlers/action.ts';
 import { adminCancel } from './handlers/admin-cancel.ts';
 import { adminCourier } from './handlers/admin-courier.ts';
@@ -40,7 +41,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Or
     [ORDER_OPS.get]: getOrder(deps),
     [ORDER_OPS.action]: publicAction(deps),
     [ORDER_OPS.adminCreate]: adminCreate(deps),
-    [ORDER_OPS.adminGet]: adminGet(deps),
+    [ORDER_OPS.adminGet]: adminGet(deps, createDb(base.pool)),
     [ORDER_OPS.adminAction]: adminAction(deps),
     [ORDER_OPS.adminPayment]: adminPayment(deps),
     [ORDER_OPS.adminCancel]: adminCancel(deps),

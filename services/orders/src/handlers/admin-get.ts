@@ -2,31 +2,43 @@ import type { RpcHandler } from '@od/bus';
 import { isGuid } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
+import type { Db } from '../db/client.ts';
 
-/** `admin.get` (GET /admin/v1/orders/{orderId}): Order + { situation, channel, history } (any state). */
-export function adminGet(deps: OrdersDeps): RpcHandler {
+/**
+ * `admin.get` (GET /admin/v1/orders/{orderId}): Order + { situation, channel, history } in any state
+ * (unpaid orders included). Cold path: Prisma.
+ */
+export function adminGet(_deps: OrdersDeps, db: Db): RpcHandler {
   return async (req) => {
     const orderId = req.params?.orderId;
     if (!isGuid(orderId)) return errors.orderNotFound();
-    const { rows } = await deps.pool.query<{ d: string; situation: string; channel: string }>(
-      'SELECT document::text AS d, situation, channel FROM orders WHERE id = $1',
-      [orderId],
-    );
-    if (rows.length === 0) return errors.orderNotFound();
-    const h = await deps.pool.query(
-      `SELECT trigger, from_situation AS "from", to_situation AS "to", actor_kind AS "actorKind",
-              actor_client_id AS "actorClientId", event_id AS "eventId", event_type AS "eventType",
-              detail, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
-       FROM order_history WHERE order_id = $1 ORDER BY id`,
-      [orderId],
-    );
+    const order = await db.order.findUnique({
+      where: { id: orderId },
+      select: {
+        document: true,
+        situation: true,
+        channel: true,
+        history: { orderBy: { id: 'asc' } },
+      },
+    });
+    if (!order) return errors.orderNotFound();
     return {
       status: 200,
       body: {
-        ...JSON.parse(rows[0].d),
-        situation: rows[0].situation,
-        channel: rows[0].channel,
-        history: h.rows,
+        ...(order.document as Record<string, unknown>),
+        situation: order.situation,
+        channel: order.channel,
+        history: order.history.map((h) => ({
+          trigger: h.trigger,
+          from: h.fromSituation,
+          to: h.toSituation,
+          actorKind: h.actorKind,
+          actorClientId: h.actorClientId,
+          eventId: h.eventId,
+          eventType: h.eventType,
+          detail: h.detail,
+          createdAt: h.createdAt.toISOString(),
+        })),
       },
     };
   };
