@@ -83,6 +83,9 @@ export async function startRelay(opts: {
       });
       c.on('notification', () => wake());
       await c.connect();
+      // marking rows as published need not wait for fsync: a mark lost in a database crash only
+      // means a re-publish, which JetStream deduplicates (msgID = eventId, 2 h window)
+      await c.query('SET synchronous_commit TO off');
       client = c;
     }
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [
