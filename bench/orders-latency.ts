@@ -19,7 +19,7 @@ const stack = await startStack({ services: ['catalog', 'orders'] });
 const nc = await connect({ servers: stack.config.NATS_URL });
 try {
   const { merchantId } = await createMerchant(stack);
-  const { token } = await issueTestToken(stack, { merchantId, scopes: ['orders:write'] });
+  const { token } = await issueTestToken(stack, { merchantId, scopes: ['orders:write', 'orders:read'] });
   const ids: string[] = [];
   for (let i = 0; i < N; i++) ids.push((await createOrder(stack, merchantId, { type: 'DELIVERY' })).id);
 
@@ -57,6 +57,21 @@ try {
   while (arrived.size < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   await messages.close();
 
+  // GET /v1/orders/{id} (hot path: stored document forwarded as bytes), same concurrency
+  const gets: number[] = [];
+  let g = 0;
+  const reader = async () => {
+    while (g < ids.length) {
+      const id = ids[g++];
+      const s = performance.now();
+      const r = await stack.api(`/v1/orders/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      await r.arrayBuffer();
+      gets.push(performance.now() - s);
+      if (r.status !== 200) throw new Error(`get: ${r.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, reader));
+
   const fromSend = ids.map((id) => (arrived.get(id) ?? Number.NaN) - (sent.get(id) ?? 0));
   const from202 = ids.map((id) => Math.max(0, (arrived.get(id) ?? Number.NaN) - (answered.get(id) ?? 0)));
   const http = ids.map((id) => (answered.get(id) ?? 0) - (sent.get(id) ?? 0));
@@ -69,6 +84,7 @@ try {
         actionsPerSecond: Math.round((N / elapsed) * 1000),
         eventsSeen: arrived.size,
         action202: { p50: f(pct(http, 50)), p99: f(pct(http, 99)) },
+        getOrder200: { p50: f(pct(gets, 50)), p99: f(pct(gets, 99)) },
         requestToEventInJetStream: { p50: f(pct(fromSend, 50)), p99: f(pct(fromSend, 99)) },
         after202ToEventInJetStream: { p50: f(pct(from202, 50)), p99: f(pct(from202, 99)) },
       },
