@@ -1,4 +1,6 @@
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack, type TestStack } from '@od/testing';
@@ -15,14 +17,27 @@ async function odctl(stack: TestStack, ...args: string[]) {
     err: (t) => void (stderr += t),
     env: {},
   });
-  const json = (s: string) => (s.trim() ? JSON.parse(s) : undefined);
+  const json = (s: string) => {
+    try {
+      return s.trim() ? JSON.parse(s) : undefined;
+    } catch {
+      return undefined; // not JSON (demo --shell)
+    }
+  };
   return { code, stdout, stderr, out: json(stdout), err: json(stderr) };
 }
 
 describe('odctl', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startStack();
+    // a known public port, so the orderURL of events points at this stack (the shell demo follows it)
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    stack = await startStack({ env: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -132,13 +147,10 @@ describe('odctl', () => {
     expect(d.warnings).toEqual([]);
     expect(d.orderId).toMatch(/^[0-9a-f-]{36}$/);
     type Ev = { eventId: string; eventType: string; orderId: string; orderURL: string };
-    let events: Ev[] = [];
-    for (let i = 0; i < 50 && !events.length; i++) {
-      const poll = await stack.api('/v1/events:polling?limit=100', { headers: auth });
-      expect(poll.status).toBe(200);
-      events = (await poll.json()) as Ev[];
-      if (!events.length) await new Promise((r) => setTimeout(r, 100));
-    }
+    // demo waited for the event to reach the feed: the very first poll shows it
+    const poll = await stack.api('/v1/events:polling?limit=100', { headers: auth });
+    expect(poll.status).toBe(200);
+    const events = (await poll.json()) as Ev[];
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ eventType: 'CREATED', orderId: d.orderId });
     const orderPath = new URL(events[0].orderURL).pathname;
@@ -159,6 +171,28 @@ describe('odctl', () => {
     expect(confirm.status).toBe(202);
     expect(await confirm.json()).toEqual({ status: 'accepted', situation: 'ACCEPTED' });
   });
+
+  const hasCurl = spawnSync('curl', ['--version']).status === 0;
+  it.skipIf(!hasCurl)(
+    'demo --shell prints a script that runs the whole integration cycle with curl',
+    async () => {
+      const r = await odctl(stack, 'demo', '--shell', '--public-url', stack.gateway.publicUrl);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      // asynchronous: the stack answers the script's requests from this very process
+      const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('sh', ['-e', '-c', r.stdout], { timeout: 20_000 }, (err, stdout, stderr) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const out = run.stdout.trim().split('\n');
+      expect(out[0]).toMatch(/^eyJ/); // the token
+      expect(out).toContain('{"acknowledged":1}');
+      expect(out.at(-1)).toBe('{"status":"accepted","situation":"ACCEPTED"}');
+    },
+  );
 
   it('credential commands cover the lifecycle; list never shows secrets', async () => {
     const store = await odctl(stack, 'store', 'create', '--test');
@@ -187,7 +221,14 @@ describe('odctl', () => {
     expect(rotated.code).toBe(0);
     expect(rotated.out.webhookSecret).toMatch(/^whsec_/);
     expect(rotated.out.webhookSecret).not.toBe(created.out.webhookSecret);
-    expect((await odctl(stack, 'events', clientId)).code).toBe(0);
+    // the feed learns credentials from the KV bucket, asynchronously: allow it a moment
+    let feed = await odctl(stack, 'events', clientId, '--state', 'pending', '--limit', '5');
+    for (let i = 0; i < 50 && feed.code !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      feed = await odctl(stack, 'events', clientId, '--state', 'pending', '--limit', '5');
+    }
+    expect(feed.code).toBe(0);
+    expect(feed.out).toMatchObject({ clientId, items: [] });
     expect((await odctl(stack, 'webhook', 'attempts', clientId)).code).toBe(0);
     expect((await odctl(stack, 'credential', 'revoke', clientId)).stdout).toContain('REVOKED');
     const bad = await odctl(stack, 'credential', 'create', id, '--mode', 'SOMETIMES');

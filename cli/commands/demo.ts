@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { AdminClient } from '../lib/client.ts';
 import { AdminError } from '../lib/client.ts';
@@ -15,32 +16,119 @@ export interface DemoResult {
   /** the sample order created after the credential (so the first poll returns its CREATED event) */
   orderId: string | null;
   warnings: string[];
-  /** ready-to-paste shell lines, in the order of the integration cycle */
+  /** shell lines of the integration cycle by step (in order; `--shell` prints them as a script) */
   curl: Record<string, string>;
+  steps: CurlStep[];
   next: string[];
 }
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The integration cycle as curl lines (SPEC "What the service does": token, poll, order, ack, act). */
-export function curlLines(publicUrl: string, merchantId: string, clientId: string, clientSecret: string) {
+/** One step of the integration cycle: what it does and the shell line that does it. */
+export interface CurlStep {
+  step: string;
+  does: string;
+  line: string;
+}
+
+/**
+ * The integration cycle (SPEC "What the service does": token, poll, fetch the order at orderURL,
+ * ack, act) as POSIX shell lines using curl, grep and cut only. Run in order in one shell.
+ */
+export function curlSteps(
+  publicUrl: string,
+  merchantId: string,
+  clientId: string,
+  clientSecret: string,
+): CurlStep[] {
   const auth = '-H "Authorization: Bearer $TOKEN"';
-  return {
-    token:
-      `TOKEN=$(curl -s -X POST ${publicUrl}/oauth/token -d grant_type=client_credentials ` +
-      `-d client_id=${sq(clientId)} -d client_secret=${sq(clientSecret)} ` +
-      `| sed -E 's/.*"access_token":"([^"]+)".*/\\1/'); echo "$TOKEN"`,
-    merchant: `curl -s ${auth} ${publicUrl}/v1/merchant/${merchantId}`,
-    menu: `curl -s ${auth} ${publicUrl}/v1/merchant/${merchantId}/menus`,
-    poll: `curl -s ${auth} '${publicUrl}/v1/events:polling?limit=100'`,
-    order: `curl -s ${auth} "$ORDER_URL"   # ORDER_URL = orderURL of a polled event`,
-    ack:
-      `curl -s -X POST ${auth} -H 'Content-Type: application/json' ` +
-      `-d '[{"id":"'"$EVENT_ID"'"}]' ${publicUrl}/v1/events/acknowledgment   # EVENT_ID = eventId of a polled event`,
-    confirm:
-      `curl -s -X POST ${auth} -H "Idempotency-Key: $(uuidgen 2>/dev/null || date +%s%N)" ` +
-      `"$ORDER_URL/confirm"`,
-  };
+  const field = (name: string, from: string) =>
+    `$(printf '%s' "${from}" | grep -o '"${name}":"[^"]*"' | head -1 | cut -d'"' -f4)`;
+  return [
+    {
+      step: 'token',
+      does: 'POST /oauth/token (form body): a bearer token valid 3600 s',
+      line:
+        `TOKEN=$(curl -s -X POST ${publicUrl}/oauth/token -d grant_type=client_credentials ` +
+        `-d client_id=${sq(clientId)} -d client_secret=${sq(clientSecret)} ` +
+        `| grep -o '"access_token":"[^"]*"' | cut -d'"' -f4); echo "$TOKEN"`,
+    },
+    {
+      step: 'merchant',
+      does: 'GET the store',
+      line: `curl -s ${auth} ${publicUrl}/v1/merchant/${merchantId}; echo`,
+    },
+    {
+      step: 'menu',
+      does: 'GET its menu',
+      line: `curl -s ${auth} ${publicUrl}/v1/merchant/${merchantId}/menus; echo`,
+    },
+    {
+      step: 'poll',
+      does: 'GET pending events (oldest first; [] when none)',
+      line: `EVENTS=$(curl -s ${auth} '${publicUrl}/v1/events:polling?limit=100'); echo "$EVENTS"`,
+    },
+    {
+      step: 'pick',
+      does: 'eventId and orderURL of the first event',
+      line: `EVENT_ID=${field('eventId', '$EVENTS')}; ORDER_URL=${field('orderURL', '$EVENTS')}; echo "$EVENT_ID $ORDER_URL"`,
+    },
+    {
+      step: 'order',
+      does: 'GET the order at orderURL, same token',
+      line: `curl -s ${auth} "$ORDER_URL"; echo`,
+    },
+    {
+      step: 'ack',
+      does: 'POST the acknowledgment: the event stops coming back',
+      line:
+        `curl -s -X POST ${auth} -H 'Content-Type: application/json' ` +
+        `-d '[{"id":"'"$EVENT_ID"'"}]' ${publicUrl}/v1/events/acknowledgment; echo`,
+    },
+    {
+      step: 'confirm',
+      does: 'POST an action with an Idempotency-Key (a retry with the same key replays the answer)',
+      line: `curl -s -X POST ${auth} -H "Idempotency-Key: ${randomUUID()}" "$ORDER_URL/confirm"; echo`,
+    },
+  ];
+}
+
+/** `demo --shell`: a ready-to-paste script, secrets as comments on top. */
+export function demoShell(d: DemoResult): string {
+  const lines = [
+    '# Open Delivery demo: a test store, a credential with every scope and a sample order.',
+    `# merchantId    ${d.merchantId}`,
+    `# clientId      ${d.clientId}`,
+    `# clientSecret  ${d.clientSecret}   (shown only once)`,
+    `# orderId       ${d.orderId ?? '(none)'}`,
+    ...d.warnings.map((w) => `# warning: ${w}`),
+    '',
+  ];
+  for (const s of d.steps) lines.push(`# ${s.step}: ${s.does}`, s.line, '');
+  return `${lines.join('\n')}`;
+}
+
+/** Waits until the credential's feed holds an event of the order, so the first poll shows it. */
+async function waitForFeed(
+  client: AdminClient,
+  clientId: string,
+  orderId: string,
+  ms = 5000,
+): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const page = await client.request<{ items?: { orderId: string }[] }>(
+        'GET',
+        `/admin/v1/credentials/${enc(clientId)}/events?state=pending&limit=10`,
+      );
+      if (page.items?.some((i) => i.orderId === orderId)) return true;
+    } catch (e) {
+      if (!(e instanceof AdminError) || e.status !== 404) return false; // 404: feed has not seen the credential yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
 }
 
 export async function runDemo(
@@ -62,6 +150,7 @@ export async function runDemo(
     scopes: ALL_SCOPES,
     deliveryMode: 'POLLING',
   });
+  const steps = curlSteps(opts.publicUrl, merchant.id, cred.clientId, cred.clientSecret);
   let orderId: string | null = null;
   if (opts.order) {
     try {
@@ -73,6 +162,9 @@ export async function runDemo(
         },
       );
       orderId = order.id;
+      if (!(await waitForFeed(client, cred.clientId, order.id))) {
+        warnings.push('the CREATED event of the sample order is not in the feed yet; poll again in a moment');
+      }
     } catch (e) {
       // the store and the credential are usable without it; say why the feed is empty
       warnings.push(
@@ -89,10 +181,10 @@ export async function runDemo(
     adminUrl: client.url,
     orderId,
     warnings,
-    curl: curlLines(opts.publicUrl, merchant.id, cred.clientId, cred.clientSecret),
+    curl: Object.fromEntries(steps.map((x) => [x.step, x.line])),
+    steps,
     next: [
-      'Run the curl lines in order in one shell: token sets $TOKEN, poll shows events.',
-      'Set ORDER_URL and EVENT_ID from a polled event, then fetch the order, ack the event and confirm it.',
+      'Run the curl lines in order in one shell (or: pnpm -s demo --shell > try.sh && sh try.sh).',
       `More orders: pnpm odctl order create ${merchant.id} --type DELIVERY`,
       `The feed as the panel sees it: pnpm odctl events ${cred.clientId}`,
       'The client secret is shown only once: keep it out of code, logs and URLs.',
@@ -113,9 +205,15 @@ export function registerDemo(program: Command, ctx: Ctx): void {
     )
     .option('--name <name>', 'store name', 'Loja de demonstração')
     .option('--no-order', 'do not create the sample order')
-    .action(async (o: { publicUrl?: string; name: string; order: boolean }) => {
-      ctx.print(
-        await runDemo(ctx.client(), { publicUrl: ctx.publicUrl(o.publicUrl), name: o.name, order: o.order }),
-      );
+    .option('--shell', 'print a ready-to-paste shell script instead of JSON')
+    .action(async (o: { publicUrl?: string; name: string; order: boolean; shell?: boolean }) => {
+      const d = await runDemo(ctx.client(), {
+        publicUrl: ctx.publicUrl(o.publicUrl),
+        name: o.name,
+        order: o.order,
+      });
+      if (o.shell) return ctx.io.out(demoShell(d));
+      const { steps: _steps, ...json } = d;
+      ctx.print(json);
     });
 }
