@@ -112,20 +112,28 @@ export class Dispatcher {
     this.perClient.set(d.client_id, (this.perClient.get(d.client_id) ?? 0) + 1);
     const abort = new AbortController();
     const key = `${d.id}:${d.round}:${d.attempts}`;
-    const done = this.run(d, abort.signal)
+    // the per-URL slot covers the HTTP exchange only; recording the result does not hold it
+    let urlSlot = true;
+    const releaseUrlSlot = () => {
+      if (!urlSlot) return;
+      urlSlot = false;
+      const n = (this.perClient.get(d.client_id) ?? 1) - 1;
+      if (n <= 0) this.perClient.delete(d.client_id);
+      else this.perClient.set(d.client_id, n);
+      this.wake();
+    };
+    const done = this.run(d, abort.signal, releaseUrlSlot)
       .catch((err) => this.o.log.error({ err, deliveryId: d.id }, 'webhook delivery failed unexpectedly'))
       .finally(() => {
         this.running.delete(key);
         this.inflight--;
-        const n = (this.perClient.get(d.client_id) ?? 1) - 1;
-        if (n <= 0) this.perClient.delete(d.client_id);
-        else this.perClient.set(d.client_id, n);
+        releaseUrlSlot();
         this.wake();
       });
     this.running.set(key, { abort, done });
   }
 
-  private async run(d: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+  private async run(d: ClaimedDelivery, signal: AbortSignal, releaseUrlSlot: () => void): Promise<void> {
     const { pool, log } = this.o;
     const cred = this.o.credentials.get(d.client_id);
     const reason = notDeliverable(cred);
@@ -169,6 +177,7 @@ export class Dispatcher {
         signal,
       });
     } catch (e) {
+      releaseUrlSlot();
       if (e instanceof AbortedError) {
         // stopping: give the delivery back untouched; the next replica (or restart) sends it
         await releaseClaim(pool, d, 0).catch(() => {});
@@ -176,6 +185,7 @@ export class Dispatcher {
       }
       throw e;
     }
+    releaseUrlSlot();
     const retryInMs = result.success ? null : retryDelayMs(d.attempts + 1, this.o.retryScale);
     const status = await recordAttempt(pool, d, { url: cred.webhookUrl, startedAt, ...result, retryInMs });
     if (status === 'PENDING' && retryInMs !== null) this.wakeAt(Date.now() + retryInMs);
