@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchContext, Scenario } from './types.ts';
@@ -26,6 +26,11 @@ export async function discoverScenarios(
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const found: { file: string; scenarios: Scenario[] }[] = [];
   for (const file of files) {
+    // a standalone script without exports would run its own main as a side effect of the import
+    if (!/^export\s/m.test(readFileSync(path.join(benchDir, file), 'utf8'))) {
+      log(`- bench/${file}: no exports (a standalone script, run it with npx tsx), skipped`);
+      continue;
+    }
     let mod: Record<string, unknown>;
     try {
       mod = await import(pathToFileURL(path.join(benchDir, file)).href);
