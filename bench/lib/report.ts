@@ -24,34 +24,34 @@ function table(header: string[], rows: string[][], right: boolean[]): string {
 
 export function figuresTable(figures: Figure[]): string {
   const rssCols = RSS_ORDER.filter((s) => figures.some((f) => f.peakRssMb?.[s] !== undefined));
-  const rows = figures.map((f) => [
-    f.name,
-    num(f.reqPerSec),
-    f.ratio === undefined ? '-' : `${(f.ratio * 100).toFixed(1)}%`,
-    num(f.p50Ms, 2),
-    num(f.p99Ms, 2),
-    f.non2xx || f.errors ? `${f.non2xx ?? 0}/${f.errors ?? 0}` : '',
-    f.peakRssMb ? rssCols.map((s) => num(f.peakRssMb?.[s])).join('/') : '',
-    f.extra && Object.keys(f.extra).length
-      ? Object.entries(f.extra)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(' ')
-      : '',
-  ]);
-  return table(
-    [
-      'figure',
-      'req/s',
-      'of bare',
-      'p50 ms',
-      'p99 ms',
-      'non2xx/err',
-      `peak RSS MB (${rssCols.map((s) => SHORT[s] ?? s).join('/')})`,
-      'notes',
-    ],
-    rows,
-    [false, true, true, true, true, true, false, false],
-  );
+  const header = ['figure', 'req/s', 'of bare', 'p50 ms', 'p99 ms', 'non2xx/err'];
+  const right = [false, true, true, true, true, true];
+  if (rssCols.length) {
+    header.push(`peak RSS MB (${rssCols.map((s) => SHORT[s] ?? s).join('/')})`);
+    right.push(false);
+  }
+  header.push('notes');
+  right.push(false);
+  const rows = figures.map((f) => {
+    const row = [
+      f.name,
+      num(f.reqPerSec),
+      f.ratio === undefined ? '-' : `${(f.ratio * 100).toFixed(1)}%`,
+      num(f.p50Ms, 2),
+      num(f.p99Ms, 2),
+      f.non2xx || f.errors ? `${f.non2xx ?? 0}/${f.errors ?? 0}` : '',
+    ];
+    if (rssCols.length) row.push(f.peakRssMb ? rssCols.map((s) => num(f.peakRssMb?.[s])).join('/') : '');
+    row.push(
+      f.extra && Object.keys(f.extra).length
+        ? Object.entries(f.extra)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')
+        : '',
+    );
+    return row;
+  });
+  return table(header, rows, right);
 }
 
 export function rssTable(idle: Record<string, number>, peak: Record<string, number>): string {
