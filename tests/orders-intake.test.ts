@@ -388,7 +388,8 @@ describe('orders: intake through the admin API and the public Order', () => {
       fc.asyncProperty(body, async (b) => {
         const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, b);
         expect([201, 400]).toContain(r.status);
-        if (r.status === 400) expect((await r.json()).error).toBe('validation_error');
+        // bad_request: the gateway's JSON parser refuses bodies such as { "__proto__": ... }
+        if (r.status === 400) expect(['validation_error', 'bad_request']).toContain((await r.json()).error);
         else await r.arrayBuffer();
       }),
       { numRuns: 150 },
