@@ -242,13 +242,26 @@ describe('webhook delivery', () => {
     const { clientId: c2, secret } = await t.addCredential({
       merchantId,
       url: rx.url + path,
-      createdAt: new Date(Date.now() - 60_000).toISOString(),
+      createdAt: new Date(Date.now() - 120_000).toISOString(),
     });
-    // c2 is older than the event by its createdAt: got it at publish time? No: it did not exist then.
+    // c2 predates the event by its createdAt but did not exist at publish time (too old for backfill)
     const r = await t.admin('POST', `/admin/v1/credentials/${c2}/events/${ev.eventId}/resend`);
     expect(r.status).toBe(202);
     const [got] = await rx.waitFor(1, 10_000, (q) => q.path === path);
     expect(new Webhook(secret).verify(got.rawBody, got.headers)).toEqual(ev);
+  });
+
+  it('a credential seen after its first events were processed gets them (backfill)', async () => {
+    const path = `/late/${randomUUID()}`;
+    const merchantId = randomUUID();
+    const createdAt = new Date(Date.now() - 1_000).toISOString();
+    // the event is processed while the webhook service does not know the credential yet
+    const ev = await t.publish(merchantId);
+    await new Promise((res) => setTimeout(res, 300));
+    const { clientId, secret } = await t.addCredential({ merchantId, url: rx.url + path, createdAt });
+    const [got] = await rx.waitFor(1, 10_000, (r) => r.path === path);
+    expect(new Webhook(secret).verify(got.rawBody, got.headers)).toEqual(ev);
+    await t.waitDeliveries(clientId, (d) => d.length === 1 && d[0].status === 'DELIVERED');
   });
 
   it('signs with both secrets during a rotation', async () => {

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { openCredentialsKv, watchCredentials } from '@od/bus';
 import type { Config } from '@od/config';
-import { WEBHOOK_OPS } from '@od/contracts';
+import { type CredentialRecord, WEBHOOK_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
-import { pruneOld } from './db/deliveries.ts';
+import { backfillCredential, pruneOld } from './db/deliveries.ts';
+import { notDeliverable } from './domain/targets.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { attemptsHandler } from './handlers/attempts.ts';
 import { clearQueueHandler } from './handlers/clear-queue.ts';
@@ -24,14 +25,20 @@ export const PER_URL_CAP = 4;
 export const GLOBAL_CAP = 128;
 /** Attempt log, finished deliveries and events are kept this long (the feed keeps events itself). */
 export const RETENTION_DAYS = 30;
+/** Credentials younger than this get deliveries for events stored before this replica saw them. */
+export const BACKFILL_WINDOW_MS = 60_000;
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
-  const base = await startServiceBase('webhook', config, opts, { migrationsDir: MIGRATIONS, poolSize: 12 });
+  const base = await startServiceBase('webhook', config, opts, { migrationsDir: MIGRATIONS, poolSize: 16 });
   const { log, nc, pool } = base;
   const db = createDb(pool);
   const secrets = new SecretsSource(nc, base.names);
   const kv = await openCredentialsKv(nc, base.names);
-  const credentials = await watchCredentials(kv, log, (rec) => secrets.invalidate(rec.clientId));
+  let onCredential: (rec: CredentialRecord) => void = () => {};
+  const credentials = await watchCredentials(kv, log, (rec) => {
+    secrets.invalidate(rec.clientId);
+    onCredential(rec);
+  });
   await credentials.ready;
   // sockets per host: the per-URL cap is the dispatcher's; many credentials may share one host
   const agent = createAgent(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, GLOBAL_CAP);
@@ -62,6 +69,13 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     credentials,
     onDue: () => dispatcher.wake(),
   });
+  // closes the race "credential created, first event processed before this replica saw it"
+  onCredential = (rec) => {
+    if (notDeliverable(rec) || Date.now() - Date.parse(rec.createdAt) > BACKFILL_WINDOW_MS) return;
+    backfillCredential(pool, rec)
+      .then((n) => n > 0 && dispatcher.wake())
+      .catch((err) => log.warn({ err, clientId: rec.clientId }, 'webhook backfill failed'));
+  };
   // retries scheduled before a restart (or by a replica that went away)
   dispatcher.wake();
   await dispatcher.armFromSchedule();

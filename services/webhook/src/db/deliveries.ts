@@ -265,3 +265,25 @@ export async function pruneOld(pool: Pool, days: number, batch = 5_000): Promise
   );
   return Number(r.rows[0]?.n ?? 0);
 }
+
+/**
+ * A credential that just appeared (or just became webhook-capable): events of its store already
+ * stored and visible to it, but processed before this replica saw the credential, get their
+ * deliveries now (idempotent). Returns how many deliveries were created.
+ */
+export async function backfillCredential(
+  pool: Pool,
+  c: { clientId: string; merchantId: string; createdAt: string; includeMarketplaceOrders: boolean },
+): Promise<number> {
+  const r = await pool.query(
+    `INSERT INTO delivery (event_id, client_id, merchant_id, event_type, status, next_attempt_at)
+     SELECT ev.event_id, $1, ev.merchant_id, ev.event_type, 'PENDING', now()
+     FROM event ev
+     WHERE ev.merchant_id = $2 AND ev.created_at >= $3::timestamptz
+       AND (ev.channel <> 'MARKETPLACE' OR $4)
+       AND NOT EXISTS (SELECT 1 FROM endpoint e WHERE e.client_id = $1 AND e.deactivated_at IS NOT NULL)
+     ON CONFLICT (event_id, client_id) DO NOTHING`,
+    [c.clientId, c.merchantId, c.createdAt, c.includeMarketplaceOrders],
+  );
+  return r.rowCount ?? 0;
+}
