@@ -1,3 +1,4 @@
 export * from './migrate.ts';
 export * from './pool.ts';
 export * from './schema-check.ts';
+export * from './tx.ts';

@@ -1,4 +1,4 @@
-import { callRpc, RpcUnavailableError } from '@od/bus';
+import { callRpc, type RpcReply, RpcUnavailableError } from '@od/bus';
 import type { RpcRequest, ServiceName } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,6 +19,11 @@ export async function forward(
 ): Promise<FastifyReply> {
   const r = await rpcCall(ctx, request, service, op, rpc);
   if (!r) return sendError(reply, errors.unavailable(request.id));
+  return writeRpcReply(reply, r);
+}
+
+/** Writes a service's reply as is: status, headers, and the body bytes untouched. */
+export function writeRpcReply(reply: FastifyReply, r: RpcReply): FastifyReply {
   reply.code(r.status);
   for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
   if (r.body.length === 0) return reply.send();

@@ -6,10 +6,10 @@ import { createLogger } from '@od/logger';
 import { runMain, type ServiceHandle, type StartOptions } from '@od/runtime';
 import { Redis } from 'ioredis';
 import type { GatewayContext } from './context.ts';
-import { createIdempotency } from './idempotency/idempotency.ts';
-import { createLimiter } from './limits/limiter.ts';
 import { buildAdminApp } from './http/admin-app.ts';
 import { buildPublicApp } from './http/public-app.ts';
+import { createIdempotency } from './idempotency/idempotency.ts';
+import { createLimiter } from './limits/limiter.ts';
 
 export interface GatewayHandle extends ServiceHandle {
   publicUrl: string;

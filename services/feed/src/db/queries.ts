@@ -1,26 +1,11 @@
 import type { CredentialRecord } from '@od/contracts';
-import type { Pool, PoolClient } from '@od/db';
+import { type Pool, type PoolClient, withTx } from '@od/db';
 import type { StoredEvent } from '../domain/rules.ts';
 
 /** Advisory lock class of "fan-out of one store" (two-key form; key 2 = hashtext(merchantId)). */
 const MERCHANT_LOCK = 0x0feed;
 /** Advisory lock class of the retention job. */
 const RETENTION_LOCK = 0x0feee;
-
-async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    const out = await fn(c);
-    await c.query('COMMIT');
-    return out;
-  } catch (e) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    c.release();
-  }
-}
 
 // The fan-out reads `credentials` and the backfill reads `events`: both take the store's lock first,
 // so a credential and an event of one store arriving at the same moment never miss each other.
@@ -46,7 +31,7 @@ ON CONFLICT (credential_id, event_id) DO NOTHING`;
  */
 export async function storeEvents(pool: Pool, events: StoredEvent[]): Promise<number> {
   const merchants = [...new Set(events.map((e) => e.merchantId.toLowerCase()))].sort();
-  return inTransaction(pool, async (c) => {
+  return withTx(pool, async (c) => {
     // sorted: two replicas locking overlapping stores never deadlock
     for (const m of merchants)
       await c.query({ name: 'feed_lock_merchant', text: LOCK_MERCHANT_SQL, values: [MERCHANT_LOCK, m] });
@@ -96,7 +81,7 @@ export async function upsertCredential(
   pool: Pool,
   rec: CredentialRecord,
 ): Promise<{ inserted: boolean; backfilled: number; deleted: number }> {
-  return inTransaction(pool, async (c) => {
+  return withTx(pool, async (c) => {
     await c.query(LOCK_MERCHANT_SQL, [MERCHANT_LOCK, rec.merchantId.toLowerCase()]);
     const r = await c.query<{ inserted: boolean; status: string }>(UPSERT_CREDENTIAL_SQL, [
       rec.clientId,
@@ -173,7 +158,7 @@ export async function runRetention(
   let entries = 0;
   let events = 0;
   for (;;) {
-    const res = await inTransaction(pool, async (c) => {
+    const res = await withTx(pool, async (c) => {
       const l = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::int, 0) AS ok', [
         RETENTION_LOCK,
       ]);

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errors } from '@od/errors';
-import type { GatewayContext, ZodApp } from '../context.ts';
 import { adminRoutes } from '../admin/mod.ts';
-import { baseApp } from './public-app.ts';
+import type { GatewayContext, ZodApp } from '../context.ts';
 import { sendError } from './errors.ts';
+import { baseApp } from './public-app.ts';
 
 /** The admin listener (never public): every route requires `Authorization: Bearer <ADMIN_TOKEN>`. */
 export async function buildAdminApp(ctx: GatewayContext): Promise<ZodApp> {

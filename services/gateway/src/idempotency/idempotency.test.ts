@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RpcReply } from '@od/bus';
-import { HttpException, errors } from '@od/errors';
+import { errors, HttpException } from '@od/errors';
 import { currentInfra } from '@od/testing';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';

@@ -3,8 +3,8 @@ import {
   ackResponseSchema,
   eventEnvelopeSchema,
   FEED_OPS,
-  pollQuerySchema,
   POLL_LIMIT_DEFAULT,
+  pollQuerySchema,
 } from '@od/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';

@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
-import { forward, rpcCall } from '../forward.ts';
+import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
 
 const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
@@ -22,15 +22,6 @@ export function canonicalJson(v: unknown): string {
     .filter((k) => o[k] !== undefined)
     .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
     .join(',')}}`;
-}
-
-export function writeRpcReply(reply: FastifyReply, r: RpcReply): FastifyReply {
-  reply.code(r.status);
-  for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
-  if (r.body.length === 0) return reply.send();
-  return reply
-    .type('application/json; charset=utf-8')
-    .send(Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
 }
 
 function unavailableReply(traceId: string): RpcReply {

@@ -9,7 +9,7 @@ import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseForm, parseJson, readTokenRequest } from '../auth/token-request.ts';
 import type { RouteModule } from '../context.ts';
-import { rpcCall } from '../forward.ts';
+import { rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -68,12 +68,7 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
         }
         return sendError(reply, errors.invalidClient());
       }
-      reply.code(r.status);
-      for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
-      if (r.body.length === 0) return reply.send();
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+      return writeRpcReply(reply, r);
     };
 
     for (const url of ['/oauth/token', '/v1/oauth/token']) {

@@ -375,23 +375,7 @@ export async function insertOutbox(c: PoolClient, m: OrderEventMessage, notify =
   if (notify) await c.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 }
 
-export async function withTx<T>(
-  pool: { connect(): Promise<PoolClient> },
-  fn: (c: PoolClient) => Promise<T>,
-): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    const out = await fn(c);
-    await c.query('COMMIT');
-    return out;
-  } catch (e) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    c.release();
-  }
-}
+export { withTx } from '@od/db';
 
 /**
  * Hot path of an action: `BEGIN` and the row lock in one round trip (simple protocol; the id is a

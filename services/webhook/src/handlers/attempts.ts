@@ -1,7 +1,7 @@
 import type { RpcHandler } from '@od/bus';
 import type { WebhookAttemptView } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import { type HandlerContext, credentialOf, iso, pageLimit } from './context.ts';
+import { credentialOf, type HandlerContext, iso, pageLimit } from './context.ts';
 
 /** GET /admin/v1/credentials/{clientId}/webhook-attempts: newest first, `cursor` = last id seen. */
 export const attemptsHandler =

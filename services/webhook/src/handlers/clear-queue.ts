@@ -1,5 +1,6 @@
 import type { RpcHandler } from '@od/bus';
-import { type HandlerContext, credentialOf } from './context.ts';
+import { withTx } from '@od/db';
+import { credentialOf, type HandlerContext } from './context.ts';
 
 /**
  * POST /admin/v1/credentials/{clientId}/webhook-queue/clear -> 200 { cleared, reactivated }.
@@ -13,9 +14,7 @@ export const clearQueueHandler =
   (ctx: HandlerContext): RpcHandler =>
   async (req) => {
     const cred = credentialOf(ctx, req.params);
-    const client = await ctx.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return withTx(ctx.pool, async (client) => {
       const cleared = await client.query(
         `UPDATE delivery SET status = 'CLEARED', next_attempt_at = NULL, updated_at = now()
          WHERE client_id = $1
@@ -29,15 +28,9 @@ export const clearQueueHandler =
          RETURNING old.was`,
         [cred.clientId],
       );
-      await client.query('COMMIT');
       return {
         status: 200,
         body: { cleared: cleared.rowCount ?? 0, reactivated: !!ep.rows[0]?.was },
       };
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   };

@@ -1,5 +1,5 @@
-import type { CredentialRecord } from '@od/contracts';
 import type { CredentialsView } from '@od/bus';
+import type { CredentialRecord } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import type { Db } from '../db/client.ts';

@@ -1,13 +1,13 @@
 import type { RpcHandler } from '@od/bus';
 import {
+  isGuid,
   WEBHOOK_DELIVERY_STATUSES,
   type WebhookDeliveryStatus,
   type WebhookDeliveryView,
-  isGuid,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { Delivery } from '../db/generated/client.ts';
-import { type HandlerContext, credentialOf, iso, pageLimit } from './context.ts';
+import { credentialOf, type HandlerContext, iso, pageLimit } from './context.ts';
 
 export function deliveryView(d: Delivery): WebhookDeliveryView {
   return {

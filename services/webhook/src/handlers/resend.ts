@@ -3,7 +3,7 @@ import { isGuid } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { Delivery } from '../db/generated/client.ts';
 import { eventVisibleTo, notDeliverable } from '../domain/targets.ts';
-import { type HandlerContext, credentialOf } from './context.ts';
+import { credentialOf, type HandlerContext } from './context.ts';
 import { deliveryView } from './deliveries.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { RpcHandler } from '@od/bus';
 import type { WebhookEndpointView } from '@od/contracts';
-import { type HandlerContext, credentialOf, iso } from './context.ts';
+import { credentialOf, type HandlerContext, iso } from './context.ts';
 
 /** GET /admin/v1/credentials/{clientId}/webhook: URL health (failures, deactivation) and queue size. */
 export const statusHandler =
