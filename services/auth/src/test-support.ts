@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { callRpcJson } from '@od/bus';
-import { INTERNAL_OPS, names, SCOPES, type Scope, STATUS_HEADER } from '@od/contracts';
+import { names, SCOPES, type Scope } from '@od/contracts';
 import type { TestStack } from '@od/testing';
 
-/**
- * Helpers of the auth tests (HTTP only, as an integrator and the panel would). Stores come from the
- * catalog's Admin API; while that route does not exist yet, a stand-in answers catalog's
- * `internal.merchantSnapshot` for the stores created here (nothing else is replaced).
- */
+/** Helpers of the auth tests (HTTP only, as an integrator and the panel would). */
 export interface AuthTestKit {
   nc: NatsConnection;
   createStore(): Promise<string>;
@@ -32,36 +28,12 @@ export interface AuthTestKit {
 export async function authTestKit(stack: TestStack): Promise<AuthTestKit> {
   const nc = await connect({ servers: stack.config.NATS_URL });
   const n = names(stack.config.NATS_PREFIX);
-  const stubbed = new Set<string>();
-  let stub = false;
   const kit: AuthTestKit = {
     nc,
     async createStore() {
-      if (!stub) {
-        const r = await stack.admin('POST', '/admin/v1/merchants', { name: 'Loja auth', test: true });
-        if (r.status === 201) return ((await r.json()) as { id: string }).id;
-        if (r.status !== 404) throw new Error(`store creation failed: ${r.status} ${await r.text()}`);
-        stub = true;
-        nc.subscribe(n.rpc('catalog', INTERNAL_OPS.merchantSnapshot), {
-          queue: 'catalog',
-          callback: (_e, m) => {
-            const id = (m.json() as { body?: { merchantId?: string } }).body?.merchantId ?? '';
-            const found = stubbed.has(id);
-            m.respond(
-              JSON.stringify(
-                found
-                  ? { merchant: { id, name: 'Loja auth' }, test: true, menu: null }
-                  : { error: 'merchant_not_found', message: 'Loja não encontrada.' },
-              ),
-              { headers: statusHeaders(found ? 200 : 404) },
-            );
-          },
-        });
-        await nc.flush();
-      }
-      const id = randomUUID();
-      stubbed.add(id);
-      return id;
+      const r = await stack.admin('POST', '/admin/v1/merchants', { name: 'Loja auth', test: true });
+      if (r.status !== 201) throw new Error(`store creation failed: ${r.status} ${await r.text()}`);
+      return ((await r.json()) as { id: string }).id;
     },
     async createCredential(merchantId, body = {}) {
       const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
@@ -97,10 +69,4 @@ export async function authTestKit(stack: TestStack): Promise<AuthTestKit> {
     close: () => nc.close(),
   };
   return kit;
-}
-
-function statusHeaders(status: number) {
-  const h = natsHeaders();
-  h.set(STATUS_HEADER, String(status));
-  return h;
 }
