@@ -17,6 +17,7 @@ export function createHarness(opts: {
   publicUrl: string;
   adminUrl: string;
   adminToken: string;
+  bareUrl: string;
   duration: number;
   connections: number;
   stack: ProcessStack | null;
@@ -65,6 +66,7 @@ export function createHarness(opts: {
   const ctx: BenchContext = {
     publicUrl: opts.publicUrl,
     adminUrl: opts.adminUrl,
+    bareUrl: opts.bareUrl,
     options: defaults,
     api: (path, init) => fetch(opts.publicUrl + path, init),
     admin,

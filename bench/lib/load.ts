@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { paced } from './paced.ts';
 import type { LoadOptions, LoadResult } from './types.ts';
 
 function runOnce(opts: autocannon.Options): Promise<autocannon.Result> {
@@ -24,6 +25,19 @@ export async function load(
     overallRate: opts.overallRate,
   };
   const warmup = opts.warmup ?? 1;
+  if (opts.overallRate && !opts.requests) {
+    // a fixed rate: evenly paced open-loop requests (see paced.ts for why not autocannon's overallRate)
+    const p = {
+      url,
+      rate: opts.overallRate,
+      connections: common.connections!,
+      method: opts.method,
+      headers: opts.headers,
+      body: opts.body,
+    };
+    if (warmup > 0) await paced({ ...p, duration: warmup });
+    return paced({ ...p, duration: opts.duration ?? defaults.duration });
+  }
   if (warmup > 0) await runOnce({ ...common, duration: warmup });
   const r = await runOnce({ ...common, duration: opts.duration ?? defaults.duration });
   return {

@@ -36,7 +36,10 @@ export interface LoadOptions {
   duration?: number;
   /** default from --connections (50) */
   connections?: number;
-  /** total req/s across connections (autocannon overallRate); unset = as fast as possible */
+  /**
+   * a fixed total rate in req/s, evenly paced and open-loop (bench/lib/paced.ts; with `requests`,
+   * autocannon's bursty overallRate is used instead); unset = autocannon as fast as possible
+   */
   overallRate?: number;
   /** seconds of unmeasured load first (JIT, pools); default 1 */
   warmup?: number;
@@ -63,6 +66,8 @@ export interface Credential {
 export interface BenchContext {
   publicUrl: string;
   adminUrl: string;
+  /** the bare fastify hello-world of this run (GET / answers), for a same-conditions reference */
+  bareUrl: string;
   options: { duration: number; connections: number };
   /** fetch on the public listener (path relative) */
   api(path: string, init?: RequestInit): Promise<Response>;

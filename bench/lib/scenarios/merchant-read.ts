@@ -14,7 +14,9 @@ export const merchantRead: Scenario = {
       throw new Error(`GET ${req.path} answered ${check.status}: ${await check.text()}`);
     const max = await ctx.measure('GET /v1/merchant/{id} (max)', req);
     const rate = Math.max(1, Math.round((max.reqPerSec ?? 0) / 2));
-    await ctx.measure('GET /v1/merchant/{id} (half load)', { ...req, overallRate: rate, warmup: 0 });
+    await ctx.measure('GET /v1/merchant/{id} (half load)', { ...req, overallRate: rate });
+    // the same paced load on bare fastify: how much of that p99 is the machine itself
+    await ctx.measure('bare fastify at the same rate', { path: `${ctx.bareUrl}/`, overallRate: rate });
   },
 };
 
