@@ -128,13 +128,7 @@ try {
   }
 
   // 4. report
-  const peakRss: Record<string, number> = {};
-  if (stack) {
-    for (const [name, p] of stack.procs) {
-      const r = rss(p.pid);
-      if (r) peakRss[name] = r.hwmMb;
-    }
-  }
+  const peakRss: Record<string, number> = stack ? stack.peakRss() : {};
   const byName = (re: RegExp) => h.figures.find((f) => re.test(f.name));
   const max = byName(/merchant\/\{id\} \(max\)/);
   const half = byName(/merchant\/\{id\} \(half load\)/);

@@ -1,6 +1,5 @@
 import { sampleMenu } from '../../cli/lib/samples.ts';
 import { load } from './load.ts';
-import { rss } from './proc.ts';
 import type { ProcessStack } from './stack.ts';
 import type { BenchContext, Credential, Figure, LoadOptions } from './types.ts';
 
@@ -27,15 +26,7 @@ export function createHarness(opts: {
   let bare = Number.NaN;
   const defaults = { duration: opts.duration, connections: opts.connections };
 
-  const peakRss = (): Record<string, number> | undefined => {
-    if (!opts.stack) return undefined;
-    const out: Record<string, number> = {};
-    for (const [name, p] of opts.stack.procs) {
-      const r = rss(p.pid);
-      if (r) out[name] = r.hwmMb;
-    }
-    return out;
-  };
+  const peakRss = (): Record<string, number> | undefined => opts.stack?.peakRss();
 
   const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const r = await fetch(opts.adminUrl + path, {

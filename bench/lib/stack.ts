@@ -7,6 +7,7 @@ import { cleanupNats } from '@od/testing';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ROOT, SERVICES } from '../../scripts/services.ts';
+import { rss } from './proc.ts';
 
 export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
@@ -105,6 +106,8 @@ export interface ProcessStack {
   adminUrl: string;
   adminToken: string;
   procs: Map<string, Proc>;
+  /** peak RSS (VmHWM, MB) per service over the run, processes replaced by a restart included */
+  peakRss(): Record<string, number>;
   restartGateway(extraEnv: Record<string, string>): Promise<void>;
   stop(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
@@ -202,12 +205,23 @@ export async function startProcessStack(opts: {
   }
   opts.log(`stack up: public ${publicUrl}, admin ${adminUrl}, database ${dbName}, prefix ${opts.prefix}`);
 
+  const peaks: Record<string, number> = {};
+  const samplePeaks = () => {
+    for (const [name, p] of procs) {
+      const r = rss(p.pid);
+      if (r && !(r.hwmMb <= (peaks[name] ?? 0))) peaks[name] = r.hwmMb;
+    }
+    return { ...peaks };
+  };
+
   return {
     publicUrl,
     adminUrl,
     adminToken,
     procs,
+    peakRss: samplePeaks,
     async restartGateway(extraEnv) {
+      samplePeaks();
       await procs.get('gateway')!.stop();
       procs.set('gateway', spawnNode('gateway', script('gateway'), { ...env, ...extraEnv }));
       await waitHealthy();
