@@ -1,6 +1,7 @@
 // `pnpm start`: the whole stack in the foreground, one process per service (as in production),
-// migrations applied by each service at start. Ctrl-C stops everything.
-import { type ChildProcess, spawn } from 'node:child_process';
+// each run from its bundle (built first), migrations applied by each service at start.
+// Ctrl-C stops everything.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, SERVICES } from './services.ts';
 
@@ -10,10 +11,13 @@ let stopping = false;
 function run(name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'services', name, 'bin.mjs')], {
-      env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, OD_DIST: '1' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     children.push(child);
+    child.on('message', (m: { type?: string }) => {
+      if (m?.type === 'ready') resolve();
+    });
     const pipe = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
       let buf = '';
       stream.on('data', (d: Buffer) => {
@@ -22,7 +26,6 @@ function run(name: string): Promise<void> {
         while (i >= 0) {
           const line = buf.slice(0, i);
           out.write(`${name.padEnd(8)}| ${line}\n`);
-          if (line.includes('started')) resolve();
           buf = buf.slice(i + 1);
           i = buf.indexOf('\n');
         }
@@ -52,6 +55,9 @@ function shutdown(code = 0) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
+execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], {
+  stdio: 'inherit',
+});
 // services that own a schema start one after the other (migrations), the gateway last
 for (const s of SERVICES) await run(s);
 console.log('stack started');

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -162,6 +162,10 @@ export async function startProcessStack(opts: {
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   const procs = new Map<string, Proc>();
   const script = (s: string) => path.join(ROOT, 'services', s, 'bin.mjs');
+  // production runs the bundles (NODE_ENV=production makes bin.mjs load dist/main.mjs)
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], {
+    stdio: 'ignore',
+  });
 
   const failIfExited = () => {
     for (const p of procs.values()) {

@@ -1,4 +1,5 @@
 export * from './service.ts';
+
 import { type Config, ConfigError, loadConfig } from '@od/config';
 import { createLogger, type Logger } from '@od/logger';
 
@@ -37,6 +38,8 @@ export async function runMain(name: string, start: StartFn): Promise<void> {
     process.exit(1);
   }
   log.info(`${name} started`);
+  // a supervisor (scripts/start.ts) learns readiness over IPC, whatever the log level
+  process.send?.({ type: 'ready', service: name });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
