@@ -8,7 +8,7 @@ import { callRpc, connectBus } from '@od/bus';
 import { FEED_OPS, names } from '@od/contracts';
 import { createPool } from '@od/db';
 import { start } from '@od/feed';
-import { freshDatabase, testConfig, uniquePrefix, cleanupNats } from '@od/testing';
+import { cleanupNats, freshDatabase, testConfig, uniquePrefix } from '@od/testing';
 import type { BenchContext } from './lib/types.ts';
 import { percentiles } from './lib/types.ts';
 

@@ -107,6 +107,7 @@ try {
     connections,
     stack,
     log,
+    nats: { url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: o.prefix },
   });
   h.setBare(bare.reqPerSec!);
   h.figures.push(bare);

@@ -21,6 +21,7 @@ export function createHarness(opts: {
   connections: number;
   stack: ProcessStack | null;
   log: (m: string) => void;
+  nats: { url: string; prefix: string };
 }): Harness {
   const figures: Figure[] = [];
   let bare = Number.NaN;
@@ -56,6 +57,7 @@ export function createHarness(opts: {
 
   const ctx: BenchContext = {
     publicUrl: opts.publicUrl,
+    nats: opts.nats,
     adminUrl: opts.adminUrl,
     bareUrl: opts.bareUrl,
     options: defaults,

@@ -93,6 +93,8 @@ export interface BenchContext {
    */
   withGatewayEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T>;
   log(message: string): void;
+  /** the stack's NATS server and name prefix (for figures read off JetStream) */
+  nats: { url: string; prefix: string };
 }
 
 export interface Scenario {
