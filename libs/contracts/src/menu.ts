@@ -231,7 +231,8 @@ export function menuInputIssues(menu: {
   return issues;
 }
 
-const menuInputObject = z.object({
+const menuInputObject = z.strictObject({
+  // strict: a wrong shape (e.g. { menu: {...} }) is a 400, never an empty menu
   /** the store's menu id (GUID); when given, it becomes the store's menu id */
   id: z.string().regex(GUID_PATTERN, 'id do cardápio deve ser um GUID').optional(),
   name: text(200).min(1, 'nome vazio').optional(),

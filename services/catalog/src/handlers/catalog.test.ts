@@ -351,6 +351,20 @@ describe('catalog through the gateway', () => {
     expect(snap.body.menu?.items).toEqual([]);
   });
 
+  it('PUT menu: a wrong shape is a 400 naming the unknown keys, and the menu is left as it was', async () => {
+    const before = await (await stack.admin('GET', `/admin/v1/merchants/${other.id}`)).json();
+    const r = await stack.admin('PUT', `/admin/v1/merchants/${other.id}/menu`, {
+      menu: { items: [] },
+      ids: {},
+    });
+    expect(r.status).toBe(400);
+    const b = await r.json();
+    expect(b.error).toBe('validation_error');
+    expect(JSON.stringify(b)).toMatch(/menu/);
+    const after = await (await stack.admin('GET', `/admin/v1/merchants/${other.id}`)).json();
+    expect(after).toEqual(before);
+  });
+
   it('PUT menu accepts the public form (array of one menu) and a round trip is stable', async () => {
     const { token: t } = await issueTestToken(stack, { merchantId: store.id, scopes: ['catalog:read'] });
     const served = await (await get(`/v1/merchant/${store.id}/menus`, t)).json();
