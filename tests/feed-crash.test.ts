@@ -1,16 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { callRpc } from '@od/bus';
 import { names } from '@od/contracts';
 import { createPool, type Pool } from '@od/db';
 import { issueTestToken, startStack, type TestStack } from '@od/testing';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ack,
   eventually,
-  poll,
   type Publisher,
+  poll,
   publisher,
   sleep,
 } from '../services/feed/src/test-helpers.ts';

@@ -7,8 +7,8 @@ import {
   TokenManager,
   tokenEndpoint,
 } from '../examples/integrator/integrator.ts';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 import { bearerOf, eventually, poll } from '../services/feed/src/test-helpers.ts';
+import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 // The SPEC integration cycle through the whole stack (every service, one gateway), driven by the
 // reference integrator with a real token from POST /oauth/token.

@@ -9,8 +9,8 @@ import {
   ack,
   bearerOf,
   eventually,
-  poll,
   type Publisher,
+  poll,
   publisher,
   sleep,
 } from '../services/feed/src/test-helpers.ts';

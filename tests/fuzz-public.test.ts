@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { ORDER_ACTIONS } from '@od/contracts';
 import { issueTestToken, startStack, type TestStack } from '@od/testing';
 import fc from 'fast-check';

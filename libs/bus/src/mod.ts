@@ -1,4 +1,4 @@
 export * from './connect.ts';
+export * from './credentials-view.ts';
 export * from './rpc.ts';
 export * from './streams.ts';
-export * from './credentials-view.ts';

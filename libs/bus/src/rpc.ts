@@ -1,11 +1,11 @@
 import {
-  headers as natsHeaders,
   type Msg,
   type NatsConnection,
+  errors as natsErrors,
+  headers as natsHeaders,
   type Subscription,
 } from '@nats-io/transport-node';
-import { errors as natsErrors } from '@nats-io/transport-node';
-import { HEADER_PREFIX, STATUS_HEADER, type RpcRequest, type RpcResult } from '@od/contracts';
+import { HEADER_PREFIX, type RpcRequest, type RpcResult, STATUS_HEADER } from '@od/contracts';
 import { errors, isHttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
 

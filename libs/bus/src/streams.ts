@@ -1,6 +1,6 @@
-import { jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import { type JetStreamManager, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Kvm, type KV } from '@nats-io/kv';
 import type { Names } from '@od/contracts';
 
 /** Idempotent: creates the order-event stream if missing. Dedup window covers outbox re-publishes. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { loadConfig, type Config } from '@od/config';
+import { type Config, loadConfig } from '@od/config';
 import pg from 'pg';
 import type { Infra } from './infra.ts';
 

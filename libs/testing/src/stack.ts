@@ -1,11 +1,11 @@
-import type { Config } from '@od/config';
-import { createLogger, type Logger } from '@od/logger';
-import type { ServiceHandle } from '@od/runtime';
 import { start as startAuth } from '@od/auth';
 import { start as startCatalog } from '@od/catalog';
+import type { Config } from '@od/config';
 import { start as startFeed } from '@od/feed';
-import { start as startGateway, type GatewayHandle } from '@od/gateway';
+import { type GatewayHandle, start as startGateway } from '@od/gateway';
+import { createLogger, type Logger } from '@od/logger';
 import { start as startOrders } from '@od/orders';
+import type { ServiceHandle } from '@od/runtime';
 import { start as startWebhook } from '@od/webhook';
 import { cleanupNats, freshDatabase, testConfig, uniquePrefix } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { openCredentialsKv } from '@od/bus';
-import { type CredentialRecord, names, type Scope, SCOPES } from '@od/contracts';
 import { connect } from '@nats-io/transport-node';
+import { openCredentialsKv } from '@od/bus';
+import { type CredentialRecord, names, SCOPES, type Scope } from '@od/contracts';
 import { createSigner } from 'fast-jwt';
 import type { TestStack } from './stack.ts';
 

@@ -2,9 +2,9 @@ import {
   AckPolicy,
   type ConsumerMessages,
   DeliverPolicy,
+  type JetStreamManager,
   type JsMsg,
   jetstream,
-  type JetStreamManager,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Names } from '@od/contracts';

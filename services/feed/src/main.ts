@@ -1,12 +1,12 @@
 import path from 'node:path';
-import type { Config } from '@od/config';
 import { ensureOrderEventStream } from '@od/bus';
+import type { Config } from '@od/config';
 import { FEED_OPS, FEED_RETENTION_DAYS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
-import { createDb } from './db/client.ts';
-import { runRetention } from './db/queries.ts';
 import { ensureFeedConsumer, startEventConsumer } from './consumer.ts';
 import { startCredentialSync } from './credentials-sync.ts';
+import { createDb } from './db/client.ts';
+import { runRetention } from './db/queries.ts';
 import { ackHandler } from './handlers/ack.ts';
 import { adminEventsHandler } from './handlers/admin-events.ts';
 import { pollHandler } from './handlers/poll.ts';

@@ -1,6 +1,6 @@
 import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ensureOrderEventStream, type CredentialsView } from '@od/bus';
+import { type CredentialsView, ensureOrderEventStream } from '@od/bus';
 import type { Names, OrderEventMessage } from '@od/contracts';
 import { isGuid } from '@od/contracts';
 import type { Pool } from '@od/db';

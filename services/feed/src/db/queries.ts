@@ -1,5 +1,5 @@
 import type { CredentialRecord } from '@od/contracts';
-import { type Pool, type PoolClient, withTx } from '@od/db';
+import { type Pool, withTx } from '@od/db';
 import type { StoredEvent } from '../domain/rules.ts';
 
 /** Advisory lock class of "fan-out of one store" (two-key form; key 2 = hashtext(merchantId)). */

@@ -1,9 +1,9 @@
 import type { RpcRequest, RpcResult } from '@od/contracts';
+import { ACK_MAX_ENTRIES } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import { ackEvents } from '../db/queries.ts';
 import { ackIds } from '../domain/rules.ts';
-import { ACK_MAX_ENTRIES } from '@od/contracts';
 
 /** POST /v1/events/acknowledgment -> 202 { acknowledged: entries this call acknowledged }. */
 export const ackHandler =

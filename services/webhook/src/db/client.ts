@@ -1,5 +1,5 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from '@od/db';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client.ts';
 
 export type Db = PrismaClient;

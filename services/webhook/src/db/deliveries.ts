@@ -1,5 +1,5 @@
-import type { Pool } from '@od/db';
 import { WEBHOOK_DEACTIVATE_AFTER } from '@od/contracts';
+import type { Pool } from '@od/db';
 import type { Target } from '../domain/targets.ts';
 
 /** Hot-path SQL of the webhook service (intake, claim, completion), through the service's pg pool. */

@@ -1,5 +1,5 @@
 import type { CredentialRecord, OrderEventMessage } from '@od/contracts';
-import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_MAX_ATTEMPTS } from '@od/contracts';
+import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '@od/contracts';
 
 export type SkipReason =
   | 'credential_paused'
