@@ -1,5 +1,5 @@
 import { SCOPES, type Scope } from '@od/contracts';
-import { startStack, type TestStack } from '@od/testing';
+import { requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -27,15 +27,7 @@ describe('scope table', () => {
         deliveryMode: 'POLLING',
       });
       const { clientId, clientSecret } = await cred.json();
-      const res = await stack.api('/oauth/token', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: clientId,
-          client_secret: clientSecret,
-        }),
-      });
+      const res = await requestToken(stack, clientId, clientSecret);
       const body = await res.json();
       expect(body.scope).toBe(scope);
       tokens.set(scope, body.access_token);

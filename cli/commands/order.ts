@@ -1,15 +1,6 @@
+import { ORDER_ACTIONS } from '@od/contracts';
 import { type Command, Option } from 'commander';
 import { type Ctx, enc, parseJsonObject } from '../lib/context.ts';
-
-export const ORDER_ACTIONS = [
-  'confirm',
-  'startPreparation',
-  'readyForPickup',
-  'dispatch',
-  'pickedUp',
-  'delivered',
-  'requestCancellation',
-];
 
 export function registerOrder(program: Command, ctx: Ctx): void {
   const order = program.command('order').description('orders, as an ordering channel or the merchant panel');

@@ -42,3 +42,25 @@ export async function issueTestToken(
   const token = sign({ merchant_id: merchantId, client_id: clientId, scope: record.scopes.join(' ') });
   return { token, clientId, merchantId, record };
 }
+
+/** POST /oauth/token with the canonical form body, as an integrator does (gateway `gw` of the stack). */
+export function requestToken(
+  stack: TestStack,
+  clientId: string,
+  clientSecret: string,
+  gw = 0,
+): Promise<Response> {
+  return stack.api(
+    '/oauth/token',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }).toString(),
+    },
+    gw,
+  );
+}

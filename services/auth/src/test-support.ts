@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { callRpcJson } from '@od/bus';
 import { names, SCOPES, type Scope } from '@od/contracts';
-import type { TestStack } from '@od/testing';
+import { requestToken, type TestStack } from '@od/testing';
 
 /** Helpers of the auth tests (HTTP only, as an integrator and the panel would). */
 export interface AuthTestKit {
@@ -51,20 +51,7 @@ export async function authTestKit(stack: TestStack): Promise<AuthTestKit> {
         throw new Error(`credential creation failed: ${r.status} ${JSON.stringify(r.json)}`);
       return { merchantId, clientId: r.json.clientId, clientSecret: r.json.clientSecret };
     },
-    token: (clientId, clientSecret, gateway = 0) =>
-      stack.api(
-        '/oauth/token',
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: clientId,
-            client_secret: clientSecret,
-          }).toString(),
-        },
-        gateway,
-      ),
+    token: (clientId, clientSecret, gateway = 0) => requestToken(stack, clientId, clientSecret, gateway),
     rpc: (service, op, body) => callRpcJson(nc, n.rpc(service, op), { traceId: randomUUID(), body }, 5000),
     close: () => nc.close(),
   };
