@@ -98,7 +98,7 @@ async function child(orders: number, events: number, stores: number): Promise<We
   const { jetstream } = await import('@nats-io/jetstream');
   const { connect } = await import('@nats-io/transport-node');
   const { names } = await import('@od/contracts');
-  const { startHttpsReceiver, startStack } = await import('@od/testing');
+  const { requestToken, startHttpsReceiver, startStack } = await import('@od/testing');
   const stack = await startStack({ env: { RATE_LIMIT_ENABLED: 'false' } });
   const rx = await startHttpsReceiver();
   const nc = await connect({ servers: stack.config.NATS_URL });
@@ -133,15 +133,7 @@ async function child(orders: number, events: number, stores: number): Promise<We
   try {
     // 1. action -> webhook latency (sequential actions, idle system)
     const s = await store('/latency');
-    const tok = await stack.api('/oauth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: s.clientId,
-        client_secret: s.clientSecret,
-      }).toString(),
-    });
+    const tok = await requestToken(stack, s.clientId, s.clientSecret);
     const token = ((await tok.json()) as { access_token: string }).access_token;
     const ids: string[] = [];
     for (let i = 0; i < orders; i++)

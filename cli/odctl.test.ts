@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack, type TestStack } from '@od/testing';
+import { requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinSampleMenu } from './lib/samples.ts';
 import { run } from './odctl.ts';
@@ -121,15 +121,7 @@ describe('odctl', () => {
     expect(d.curl.merchant).toContain(`/v1/merchant/${d.merchantId}`);
 
     // the printed secrets really work: token (form body, as in the curl line), merchant, menu
-    const tokenRes = await stack.api('/oauth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: d.clientId,
-        client_secret: d.clientSecret,
-      }).toString(),
-    });
+    const tokenRes = await requestToken(stack, d.clientId, d.clientSecret);
     expect(tokenRes.status).toBe(200);
     const { access_token: token, scope } = (await tokenRes.json()) as { access_token: string; scope: string };
     expect(scope.split(' ').sort()).toEqual(['catalog:read', 'merchant:read', 'orders:read', 'orders:write']);

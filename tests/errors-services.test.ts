@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
+import { issueTestToken, requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, createOrder, eventsOf, readStream } from '../services/orders/src/test-helpers.ts';
 
@@ -52,12 +52,7 @@ async function expectBusiness(r: Response, status: number, error: string) {
   expect(Object.keys(body).sort()).toEqual(['error', 'message']);
   expect(body.error).toBe(error);
 }
-const tokenCall = (client_id: string, client_secret: string) =>
-  stack.api('/oauth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id, client_secret }).toString(),
-  });
+const tokenCall = (clientId: string, clientSecret: string) => requestToken(stack, clientId, clientSecret);
 
 describe('rows decided by services', () => {
   it('401 invalid_client: only `error`; unknown credential and wrong secret look the same', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { ORDER_ACTIONS } from '@od/contracts';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
+import { issueTestToken, requestToken, startStack, type TestStack } from '@od/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
@@ -42,15 +42,7 @@ beforeAll(async () => {
       deliveryMode: 'POLLING',
     });
     const cred = await c.json();
-    const t = await stack.api('/oauth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: cred.clientId,
-        client_secret: cred.clientSecret,
-      }).toString(),
-    });
+    const t = await requestToken(stack, cred.clientId, cred.clientSecret);
     s.token = (await t.json()).access_token;
     for (let i = 0; i < 3; i++) s.orders.push((await createOrder(stack, s.merchantId)).id);
   }

@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '@od/contracts';
+import { ORDER_ACTIONS, SCOPES, type Scope } from '@od/contracts';
 import { requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -40,15 +40,11 @@ describe('scope table', () => {
     { scope: 'orders:read', method: 'GET', path: '/v1/events/:polling' },
     { scope: 'orders:read', method: 'POST', path: '/v1/events/acknowledgment', body: [] },
     { scope: 'orders:read', method: 'GET', path: `/v1/orders/${orderId}` },
-    ...[
-      'confirm',
-      'startPreparation',
-      'readyForPickup',
-      'dispatch',
-      'pickedUp',
-      'delivered',
-      'requestCancellation',
-    ].map((a) => ({ scope: 'orders:write' as Scope, method: 'POST', path: `/v1/orders/${orderId}/${a}` })),
+    ...ORDER_ACTIONS.map((a) => ({
+      scope: 'orders:write' as Scope,
+      method: 'POST',
+      path: `/v1/orders/${orderId}/${a}`,
+    })),
     { scope: 'merchant:read', method: 'GET', path: `/v1/merchant/${merchantId}` },
     { scope: 'catalog:read', method: 'GET', path: `/v1/merchant/${merchantId}/menus` },
   ];

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { REDACT_PATHS } from '@od/logger';
-import { type HttpsReceiver, startHttpsReceiver, startStack, type TestStack } from '@od/testing';
+import {
+  type HttpsReceiver,
+  requestToken,
+  startHttpsReceiver,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
@@ -52,16 +58,7 @@ describe('secret hygiene', () => {
     secrets.webhookSecretKey = String(cred.webhookSecret).replace(/^whsec_/, '');
 
     // tokens: form, JSON, Basic, and a wrong secret
-    const form = (id: string, secret: string) =>
-      stack.api('/oauth/token', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: id,
-          client_secret: secret,
-        }).toString(),
-      });
+    const form = (id: string, secret: string) => requestToken(stack, id, secret);
     const t = await form(cred.clientId, cred.clientSecret);
     expect(t.status).toBe(200);
     const token: string = (await t.json()).access_token;
