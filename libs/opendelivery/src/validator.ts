@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { OpenAPIBackend } from 'openapi-backend';
+
+/**
+ * Validates response bodies against the official Open Delivery 1.4.0 document shipped in this
+ * package (src/spec/opendelivery-1.4.0.yaml, verbatim). Test-time tool: the platform's
+ * OPEN_DELIVERY responses are checked with it, so "the standard's shape" is the standard's file,
+ * not our reading of it. Formats `uuid`, `date-time`, `uri` and `email` are enforced; the
+ * document's informal ones (`decimal`, `float`, `URL`, ...) are accepted as written.
+ *
+ * The document itself does not pass a strict OpenAPI 3.0 check (a few schema objects carry stray
+ * keys), so it is loaded without that check (`quick`). The event schema's `discriminator` maps each
+ * eventType to a schema that includes the Event schema again, which JSON Schema validators cannot
+ * follow; `event()` applies that mapping itself (e.g. CANCELLED requires `metadata.reason/code`).
+ */
+export const OD_SPEC_PATH = path.join(import.meta.dirname, 'spec', 'opendelivery-1.4.0.yaml');
+const INFORMAL_FORMATS = ['decimal', 'float', 'double', 'int32', 'int64', 'URL', 'url', 'binary', 'byte'];
+
+export interface OdValidator {
+  /** errors (empty when valid) of `body` as the `status` response of the standard's `operationId` */
+  response(operationId: string, status: number, body: unknown): string[];
+  /** errors of one event envelope against the schema its eventType maps to */
+  event(body: unknown): string[];
+}
+
+type AnyAjv = InstanceType<typeof Ajv>;
+function withFormats(ajv: AnyAjv): AnyAjv {
+  (addFormats as unknown as (a: AnyAjv) => void)(ajv);
+  for (const f of INFORMAL_FORMATS) if (!ajv.formats[f]) ajv.addFormat(f, true);
+  return ajv;
+}
+
+function stripDiscriminators(node: unknown, seen = new Set<unknown>()): void {
+  if (!node || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  delete (node as Record<string, unknown>).discriminator;
+  for (const v of Object.values(node)) stripDiscriminators(v, seen);
+}
+
+const describe = (e: { instancePath?: string; message?: string; params?: unknown }) =>
+  `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`;
+
+export async function odValidator(): Promise<OdValidator> {
+  const api = new OpenAPIBackend({
+    definition: OD_SPEC_PATH,
+    quick: true,
+    customizeAjv: (ajv) => withFormats(ajv as unknown as AnyAjv) as unknown as typeof ajv,
+  });
+  await api.init();
+  const schemas = (api.definition as { components: { schemas: Record<string, any> } }).components.schemas;
+  const mapping: Record<string, string> = { ...schemas.Event.discriminator.mapping };
+  const eventSchemas = structuredClone(
+    Object.fromEntries(
+      Object.entries(mapping).map(([t, ref]) => [t, schemas[ref.split('/').pop() as string]]),
+    ),
+  );
+  stripDiscriminators(eventSchemas);
+  const ajv = withFormats(new Ajv({ strict: false, allErrors: true }));
+  const byType = new Map(Object.entries(eventSchemas).map(([t, s]) => [t, ajv.compile(s)]));
+  return {
+    response(operationId, status, body) {
+      const r = api.validator.validateResponse(body, operationId, status);
+      return (r.errors ?? []).map(describe);
+    },
+    event(body) {
+      const type = (body as { eventType?: unknown })?.eventType;
+      const validate = typeof type === 'string' ? byType.get(type) : undefined;
+      if (!validate) return [`/eventType unknown to the standard: ${String(type)}`];
+      return validate(body) ? [] : (validate.errors ?? []).map(describe);
+    },
+  };
+}
