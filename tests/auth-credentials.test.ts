@@ -49,6 +49,7 @@ describe('credential administration (Admin API)', () => {
       deliveryMode: 'BOTH',
       webhookUrl: HOOK,
       includeMarketplaceOrders: true,
+      apiProfile: 'SPEC',
       status: 'ACTIVE',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
@@ -68,6 +69,22 @@ describe('credential administration (Admin API)', () => {
     expect(text).not.toContain(r.json.clientSecret);
     expect(text).not.toContain(r.json.webhookSecret);
     expect(text).not.toMatch(/secret/i);
+  });
+
+  it('apiProfile OPEN_DELIVERY is set at creation, shown in listings and in every gateway view', async () => {
+    const r = await kit.createCredential(merchantId, {
+      scopes: ['orders:read'],
+      apiProfile: 'OPEN_DELIVERY',
+    });
+    expect(r.status).toBe(201);
+    expect(r.json.apiProfile).toBe('OPEN_DELIVERY');
+    expect(stack.gateway.ctx.credentials.get(r.json.clientId)).toMatchObject({ apiProfile: 'OPEN_DELIVERY' });
+    const list = await admin('GET', `/admin/v1/merchants/${merchantId}/credentials`);
+    const mine = list.json.find((c: { clientId: string }) => c.clientId === r.json.clientId);
+    expect(mine.apiProfile).toBe('OPEN_DELIVERY');
+    // the profile is fixed: an edit cannot change it
+    const edit = await admin('PATCH', `/admin/v1/credentials/${r.json.clientId}`, { apiProfile: 'SPEC' });
+    expect(edit.status).toBe(400);
   });
 
   it('a POLLING credential without URL has no webhook secret; defaults apply', async () => {
@@ -93,6 +110,7 @@ describe('credential administration (Admin API)', () => {
         'webhookUrl',
       ],
       [{ name: '   ', scopes: ['orders:read'], deliveryMode: 'POLLING' }, 'name'],
+      [{ name: 'x', scopes: ['orders:read'], deliveryMode: 'POLLING', apiProfile: 'IFOOD' }, 'apiProfile'],
     ];
     for (const [body, field] of cases) {
       const r = await admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, body);

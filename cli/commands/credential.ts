@@ -15,10 +15,25 @@ export function registerCredential(program: Command, ctx: Ctx): void {
     .addOption(new Option('--mode <mode>', 'delivery mode').choices(MODES).default('POLLING'))
     .option('--webhook-url <url>', 'HTTPS URL, required for WEBHOOK and BOTH')
     .option('--marketplace', 'include marketplace-channel orders in the feed')
+    .addOption(
+      new Option(
+        '--api-profile <profile>',
+        'SPEC (platform shapes) or OPEN_DELIVERY (official 1.4.0 contract)',
+      )
+        .choices(['SPEC', 'OPEN_DELIVERY'])
+        .default('SPEC'),
+    )
     .action(
       async (
         merchantId: string,
-        o: { name: string; scopes: string; mode: string; webhookUrl?: string; marketplace?: boolean },
+        o: {
+          name: string;
+          scopes: string;
+          mode: string;
+          webhookUrl?: string;
+          marketplace?: boolean;
+          apiProfile: string;
+        },
       ) => {
         const scopes = o.scopes
           .split(',')
@@ -28,6 +43,7 @@ export function registerCredential(program: Command, ctx: Ctx): void {
         const body: Record<string, unknown> = { name: o.name, scopes, deliveryMode: o.mode };
         if (o.webhookUrl) body.webhookUrl = o.webhookUrl;
         if (o.marketplace) body.includeMarketplaceOrders = true;
+        if (o.apiProfile !== 'SPEC') body.apiProfile = o.apiProfile;
         ctx.print(
           await ctx.client().request('POST', `/admin/v1/merchants/${enc(merchantId)}/credentials`, body),
         );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type CredentialRecord, DELIVERY_MODES, SCOPES } from './credentials.ts';
+import { API_PROFILES, type CredentialRecord, DELIVERY_MODES, SCOPES } from './credentials.ts';
 
 /**
  * Credential administration (Admin API, served by auth). The gateway validates with these schemas
@@ -54,6 +54,7 @@ export const createCredentialBodySchema = z
     deliveryMode: z.enum(DELIVERY_MODES),
     webhookUrl: webhookUrlSchema.nullish(),
     includeMarketplaceOrders: z.boolean().optional(),
+    apiProfile: z.enum(API_PROFILES).optional(),
   })
   .superRefine((b, ctx) => {
     if (b.deliveryMode !== 'POLLING' && !b.webhookUrl) {
@@ -95,6 +96,7 @@ export const credentialViewSchema = z.object({
   deliveryMode: z.string(),
   webhookUrl: z.string().nullable(),
   includeMarketplaceOrders: z.boolean(),
+  apiProfile: z.enum(API_PROFILES),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

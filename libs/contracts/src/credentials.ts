@@ -4,6 +4,13 @@ export const SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:
 export type Scope = (typeof SCOPES)[number];
 export const DELIVERY_MODES = ['POLLING', 'WEBHOOK', 'BOTH'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+/**
+ * A credential's API profile: `SPEC` (default) serves the platform's documented shapes;
+ * `OPEN_DELIVERY` serves the official Open Delivery 1.4.0 contract for that credential's calls,
+ * events and pushes. Set at creation; it cannot be edited (a new credential is required).
+ */
+export const API_PROFILES = ['SPEC', 'OPEN_DELIVERY'] as const;
+export type ApiProfile = (typeof API_PROFILES)[number];
 export const CREDENTIAL_STATUSES = ['ACTIVE', 'PAUSED', 'REVOKED'] as const;
 export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
 
@@ -24,6 +31,8 @@ export const credentialRecordSchema = z.object({
   deliveryMode: z.enum(DELIVERY_MODES),
   webhookUrl: z.string().nullable(),
   includeMarketplaceOrders: z.boolean(),
+  /** records written before the profile existed are SPEC */
+  apiProfile: z.enum(API_PROFILES).default('SPEC'),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

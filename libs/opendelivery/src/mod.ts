@@ -1,4 +1,3 @@
 export { OD_ERROR_MEDIA_TYPE, type OdError, toOdError } from './errors.ts';
 export { OD_EVENT_TYPES, type OdEventType, odEventType, toOdEvent } from './events.ts';
 export { type OdOrder, omitNulls, toOdOrder } from './order.ts';
-export { API_PROFILES, type ApiProfile } from './profile.ts';

@@ -26,6 +26,7 @@ export async function issueTestToken(
     deliveryMode: 'POLLING',
     webhookUrl: null,
     includeMarketplaceOrders: true,
+    apiProfile: 'SPEC',
     createdAt: now,
     updatedAt: now,
     ...opts.record,

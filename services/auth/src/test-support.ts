@@ -16,6 +16,7 @@ export interface AuthTestKit {
       deliveryMode: string;
       webhookUrl: string | null;
       includeMarketplaceOrders: boolean;
+      apiProfile: string;
     }>,
   ): Promise<{ status: number; json: Record<string, any> }>;
   /** store + credential (all scopes unless given) */

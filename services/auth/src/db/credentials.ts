@@ -1,4 +1,4 @@
-import type { CredentialRecord, CredentialStatus, DeliveryMode, Scope } from '@od/contracts';
+import type { ApiProfile, CredentialRecord, CredentialStatus, DeliveryMode, Scope } from '@od/contracts';
 import type { Db } from './client.ts';
 import type { Credential, Prisma } from './generated/client.ts';
 
@@ -18,6 +18,7 @@ export function toRecord(row: CredentialRow): CredentialRecord {
     deliveryMode: row.deliveryMode as DeliveryMode,
     webhookUrl: row.webhookUrl,
     includeMarketplaceOrders: row.includeMarketplaceOrders,
+    apiProfile: row.apiProfile as ApiProfile,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

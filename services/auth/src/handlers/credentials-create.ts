@@ -55,6 +55,7 @@ export function credentialsCreate(deps: AuthDeps): RpcHandler {
           deliveryMode: body.deliveryMode,
           webhookUrl,
           includeMarketplaceOrders: body.includeMarketplaceOrders ?? false,
+          apiProfile: body.apiProfile ?? 'SPEC',
           status: 'ACTIVE',
           secretHash,
         },
