@@ -1,8 +1,15 @@
 import type { RouteModule } from '../context.ts';
 import { eventRoutes } from './events.ts';
 import { merchantRoutes } from './merchant.ts';
+import { openDeliveryRoutes } from './opendelivery.ts';
 import { orderRoutes } from './orders.ts';
 import { tokenRoutes } from './token.ts';
 
-/** Every public route family; one file each. */
-export const publicRoutes: RouteModule[] = [tokenRoutes, merchantRoutes, orderRoutes, eventRoutes];
+/** Every public route family; one file each. The profile first: its hook wraps the others. */
+export const publicRoutes: RouteModule[] = [
+  openDeliveryRoutes,
+  tokenRoutes,
+  merchantRoutes,
+  orderRoutes,
+  eventRoutes,
+];

@@ -1,0 +1,129 @@
+import { ORDER_ACTIONS } from '@od/contracts';
+import {
+  OD_ERROR_MEDIA_TYPE,
+  OD_EVENT_TYPES,
+  type OdEventType,
+  toOdError,
+  toOdEvent,
+  toOdOrder,
+} from '@od/opendelivery';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../context.ts';
+
+/**
+ * The OPEN_DELIVERY profile at the public listener: a credential created with
+ * `apiProfile: OPEN_DELIVERY` is served the official 1.4.0 contract, built from the same service
+ * replies every SPEC client gets (one read model, one set of rules). One `onSend` hook rewrites,
+ * for those callers only:
+ * - GET order -> the standard Order; an action's 202 -> empty body (the standard's `Accepted`);
+ * - polling -> standard envelopes; events the standard has no type for, and types left out by the
+ *   `eventType` filter, are acknowledged for the caller and omitted (the standard's rule);
+ *   `x-polling-merchants` without the credential's store -> empty page;
+ * - every JSON error -> the standard `Error` as `application/problem+json`.
+ * SPEC callers are untouched: the hook returns at its first check.
+ * Requests refused before the credential is known (no or invalid token) keep SPEC's 401 form.
+ */
+export function installOpenDeliveryProfile(
+  app: FastifyInstance,
+  ctx: GatewayContext,
+  ack: (request: FastifyRequest, ids: string[]) => Promise<void>,
+): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const clientId = request.auth?.clientId;
+    if (!clientId || ctx.credentials.get(clientId)?.apiProfile !== 'OPEN_DELIVERY') return payload;
+    return renderForOpenDelivery(request, reply, payload, ack);
+  });
+}
+
+const ACTION_ROUTE = new Set(ORDER_ACTIONS.map((a) => `/v1/orders/:orderId/${a}`));
+const POLLING_ROUTES = new Set(['/v1/events::polling', '/v1/events/::polling']);
+const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
+
+async function renderForOpenDelivery(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  ack: (request: FastifyRequest, ids: string[]) => Promise<void>,
+): Promise<unknown> {
+  const text = payloadText(payload);
+  if (reply.statusCode >= 400) {
+    if (!text) return payload;
+    reply.type(OD_ERROR_MEDIA_TYPE);
+    return JSON.stringify(toOdError(reply.statusCode, safeParse(text)));
+  }
+  const route = request.routeOptions.url ?? '';
+  if (request.method === 'GET' && route === '/v1/orders/:orderId' && text) {
+    return JSON.stringify(toOdOrder(JSON.parse(text)));
+  }
+  if (request.method === 'POST' && reply.statusCode === 202 && ACTION_ROUTE.has(route)) {
+    reply.removeHeader('content-type');
+    return '';
+  }
+  if (request.method === 'GET' && POLLING_ROUTES.has(route) && text) {
+    const filter = pollingFilter(request);
+    if ('error' in filter) {
+      reply.code(400).type(OD_ERROR_MEDIA_TYPE);
+      return JSON.stringify({ title: filter.error, status: 400 });
+    }
+    const page = JSON.parse(text) as Parameters<typeof toOdEvent>[0][];
+    if (filter.merchants && !filter.merchants.includes(request.auth?.merchantId ?? '')) return '[]';
+    const out: Record<string, unknown>[] = [];
+    const omitted: string[] = [];
+    for (const e of page) {
+      const od = toOdEvent(e);
+      if (od && (!filter.types || filter.types.has(od.eventType as OdEventType))) out.push(od);
+      else omitted.push(e.eventId);
+    }
+    if (omitted.length) await ack(request, omitted);
+    return JSON.stringify(out);
+  }
+  return payload;
+}
+
+/** `eventType` (repeated or comma separated) and `x-polling-merchants` (comma separated), as the standard defines them. */
+export function pollingFilter(
+  request: Pick<FastifyRequest, 'url' | 'headers'>,
+): { types?: Set<OdEventType>; merchants?: string[] } | { error: string } {
+  const params = new URLSearchParams(request.url.split('?')[1] ?? '');
+  const raw = params.getAll('eventType').flatMap((v) => v.split(','));
+  let types: Set<OdEventType> | undefined;
+  if (params.has('eventType')) {
+    const list = raw.map((v) => v.trim()).filter(Boolean);
+    if (!list.length) return { error: 'eventType must either be omitted or non-empty.' };
+    if (list.length > 15) return { error: 'eventType accepts at most 15 values.' };
+    const unknown = list.find((v) => !OD_TYPES.has(v));
+    if (unknown) return { error: `eventType: unknown event type ${unknown.slice(0, 40)}.` };
+    types = new Set(list as OdEventType[]);
+  }
+  const header = request.headers['x-polling-merchants'];
+  let merchants: string[] | undefined;
+  if (header !== undefined) {
+    merchants = (Array.isArray(header) ? header.join(',') : header)
+      .split(',')
+      .map((m) => m.trim().toLowerCase())
+      .filter(Boolean);
+    if (!merchants.length) return { error: 'x-polling-merchants must either be omitted or non-empty.' };
+    if (merchants.length > 100) return { error: 'x-polling-merchants accepts at most 100 merchants.' };
+  }
+  return { types, merchants };
+}
+
+function payloadText(payload: unknown): string {
+  if (typeof payload === 'string') return payload;
+  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
+  return '';
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+/** `GET /v1/versions/orderingApp`: the module versions this ordering application serves. */
+export const ORDERING_APP_VERSIONS = {
+  order: { version: '1.2.1', availableEventsMethods: ['POLLING', 'WEBHOOK'] },
+  merchant: { version: '1.2.1' },
+} as const;
