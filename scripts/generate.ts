@@ -22,3 +22,15 @@ for (const s of DB_SERVICES) {
     stdio: 'inherit',
   });
 }
+
+// Types of the official Open Delivery 1.4.0 document, for the client generated from it that the
+// tests run as a standard integrator would (libs/opendelivery/src/client).
+execFileSync(
+  path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'),
+  [
+    'libs/opendelivery/src/spec/opendelivery-1.4.0.yaml',
+    '-o',
+    'libs/opendelivery/src/client/generated/schema.d.ts',
+  ],
+  { cwd: ROOT, stdio: 'inherit' },
+);
