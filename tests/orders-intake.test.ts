@@ -138,7 +138,7 @@ describe('orders: intake through the admin API and the public Order', () => {
     expect(order.takeout).toBeNull();
     expect(order.indoor).toBeNull();
     expect(order.schedule).toBeNull();
-    expect(order.extraInfo).toBeNull();
+    expect(order.extraInfo).toBe('[Canal: DIGITAL_MENU] [Origem: Cardápio digital]');
     expect(order.test).toBe(false);
 
     // CREATED landed in JetStream, caused by the channel: no sourceAppId, no metadata

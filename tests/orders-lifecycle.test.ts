@@ -456,7 +456,7 @@ describe('orders: panel, customer, edits and courier tracking (admin API)', () =
       await stack.api(`/v1/orders/${o.id}`, { headers: { authorization: `Bearer ${token}` } })
     ).json();
     expect(got.items[0].quantity).toBe(3);
-    expect(got.extraInfo).toBe('Sem cebola');
+    expect(got.extraInfo).toBe('[Canal: DIGITAL_MENU] [Origem: Cardápio digital] Sem cebola');
     expect(got.createdAt).toBe(o.createdAt);
     const bad = await stack.admin('PATCH', `/admin/v1/orders/${o.id}`, {
       payments: { methods: [{ value: 1, method: 'CASH', type: 'OFFLINE' }] },

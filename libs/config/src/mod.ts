@@ -5,6 +5,16 @@ const bool = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** A duration such as `90s`, `30m`, `24h` or `7d`, in milliseconds. */
+const duration = z
+  .string()
+  .regex(/^\d+(ms|s|m|h|d)$/, 'a duration such as 90s, 30m, 24h or 7d')
+  .transform((v) => {
+    const [, n, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(v) as RegExpExecArray;
+    return Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  });
+
 const DEV_ADMIN_TOKEN = 'dev-admin-token';
 const DEV_JWT_SECRET = 'dev-jwt-secret-change-me-0123456789abcdef';
 
@@ -30,6 +40,11 @@ export const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
   /** Scales every webhook retry delay (tests use a small factor); 1 in production. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
+  /**
+   * How long published order-outbox rows are kept before pruning (never less than the order-event
+   * stream's duplicate window: the relay uses the larger of the two). Unpublished rows are never pruned.
+   */
+  ORDER_OUTBOX_RETENTION: duration.default(86_400_000),
   RATE_LIMIT_ENABLED: z
     .enum(['true', 'false'])
     .default('true')

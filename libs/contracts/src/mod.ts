@@ -2,6 +2,7 @@ export * from './credential-admin.ts';
 export * from './credentials.ts';
 export * from './events.ts';
 export * from './feed.ts';
+export * from './idempotency.ts';
 export * from './ids.ts';
 export * from './menu.ts';
 export * from './merchant.ts';

@@ -180,6 +180,21 @@ const qty = z.number().positive().max(100_000);
 /** Money in: a number or `{ value, currency? }` (currency is always BRL). */
 export const moneyIn = z.union([amount, z.object({ value: amount, currency: z.literal('BRL').optional() })]);
 
+/**
+ * Items per order and options per item (services/orders/README.md "Limits"): with them the largest
+ * order's document stays well under the bus payload limit (the orders service also refuses a
+ * document over MAX_ORDER_DOCUMENT_BYTES, whatever the strings hold).
+ */
+export const MAX_ORDER_ITEMS = 100;
+export const MAX_ITEM_OPTIONS = 25;
+/** Intake `origin` (extraInfo's origin marker): no brackets or line breaks. */
+export const originIn = z
+  .string()
+  .trim()
+  .min(1)
+  .max(60)
+  .regex(/^[^[\]\r\n]+$/, 'must not contain [, ] or line breaks');
+
 const optionIn = z.union([
   z.object({ optionId: z.string().min(1), quantity: qty.default(1) }),
   z.object({
@@ -199,7 +214,10 @@ export const itemIn = z.union([
     itemId: z.string().min(1),
     quantity: qty.default(1),
     specialInstructions: z.string().max(1000).nullable().optional(),
-    options: z.array(z.object({ optionId: z.string().min(1), quantity: qty.default(1) })).default([]),
+    options: z
+      .array(z.object({ optionId: z.string().min(1), quantity: qty.default(1) }))
+      .max(MAX_ITEM_OPTIONS)
+      .default([]),
   }),
   z.object({
     id: guid.optional(),
@@ -210,7 +228,7 @@ export const itemIn = z.union([
     quantity: qty.default(1),
     specialInstructions: z.string().max(1000).nullable().optional(),
     unitPrice: moneyIn,
-    options: z.array(optionIn).max(200).default([]),
+    options: z.array(optionIn).max(MAX_ITEM_OPTIONS).default([]),
   }),
 ]);
 export type ItemIn = z.infer<typeof itemIn>;
@@ -322,9 +340,11 @@ export const orderIntakeSchema = z.object({
   orderTiming: z.enum(ORDER_TIMINGS).optional(),
   schedule: scheduleIn.optional(),
   channel: z.enum(ORDER_CHANNELS).default('DIGITAL_MENU'),
+  /** who placed the order through the channel (e.g. a marketplace's name); see extraInfo */
+  origin: originIn.optional(),
   paymentPending: z.boolean().default(false),
   displayId: z.string().min(1).max(40).optional(),
-  items: z.array(itemIn).min(1).max(500).optional(),
+  items: z.array(itemIn).min(1).max(MAX_ORDER_ITEMS).optional(),
   customer: customerIn.optional(),
   delivery: deliveryIn.optional(),
   takeout: takeoutIn.optional(),
@@ -340,7 +360,7 @@ export type OrderIntake = z.infer<typeof orderIntakeSchema>;
  * order has a single payment method: it follows the new amount. */
 export const orderEditSchema = z
   .object({
-    items: z.array(itemIn).min(1).max(500).optional(),
+    items: z.array(itemIn).min(1).max(MAX_ORDER_ITEMS).optional(),
     customer: customerIn.optional(),
     delivery: deliveryIn.optional(),
     takeout: takeoutIn.optional(),

@@ -4,6 +4,7 @@ import { ORDER_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import type { OrdersDeps } from './core.ts';
 import { createDb } from './db/client.ts';
+import { MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES, REPLY_OVERHEAD_BYTES } from './domain/limits.ts';
 import { adminAction, publicAction } from './handlers/action.ts';
 import { adminCancel } from './handlers/admin-cancel.ts';
 import { adminCourier } from './handlers/admin-courier.ts';
@@ -20,14 +21,26 @@ export interface OrdersHandle extends ServiceHandle {
   relay: Relay;
 }
 
-export async function start(config: Config, opts: StartOptions = {}): Promise<OrdersHandle> {
+export interface OrdersStartOptions extends StartOptions {
+  /** test hook: runs after each commit, before the reply (see OrdersDeps.afterCommit) */
+  afterCommit?: () => Promise<void>;
+}
+
+export async function start(config: Config, opts: OrdersStartOptions = {}): Promise<OrdersHandle> {
   const base = await startServiceBase('orders', config, opts, { migrationsDir: MIGRATIONS, poolSize: 20 });
+  const maxPayload = base.nc.info?.max_payload ?? 0;
+  if (maxPayload < MAX_ORDER_DOCUMENT_BYTES + REPLY_OVERHEAD_BYTES || maxPayload < MAX_EVENT_BYTES)
+    base.log.error(
+      { maxPayload, MAX_ORDER_DOCUMENT_BYTES, MAX_EVENT_BYTES },
+      'NATS max_payload is below the orders size limits: the largest orders cannot be served',
+    );
   const relay = await startRelay({
     databaseUrl: config.DATABASE_URL,
     schema: 'orders',
     nc: base.nc,
     names: base.names,
     log: base.log,
+    retentionMs: config.ORDER_OUTBOX_RETENTION,
   });
   const deps: OrdersDeps = {
     pool: base.pool,
@@ -36,6 +49,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Or
     baseUrl: config.PUBLIC_BASE_URL,
     wake: () => relay.wake(),
     leads: () => relay.isLeader(),
+    afterCommit: opts.afterCommit,
   };
   base.serve({
     [ORDER_OPS.get]: getOrder(deps),

@@ -86,6 +86,7 @@ describe('order construction (pure)', () => {
       order,
       { items: [{ name: 'Suco', unitPrice: 8, quantity: 2, externalCode: '', options: [] }] },
       snapshot,
+      'DIGITAL_MENU',
     );
     expect(edited.total.orderAmount.value).toBe(16);
     expect(edited.payments).toMatchObject({ prepaid: 0, pending: 16, methods: [{ value: 16 }] });

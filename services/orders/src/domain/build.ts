@@ -14,6 +14,7 @@ import {
   type PaymentMethod,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
+import { parseExtraInfo, renderExtraInfo } from './extra-info.ts';
 
 /**
  * Pure construction of the public Order from a channel's intake (or an edit) and the store's
@@ -434,7 +435,7 @@ export function buildOrder(
           }
         : null,
     schedule,
-    extraInfo: input.extraInfo ?? null,
+    extraInfo: renderExtraInfo({ channel: input.channel, origin: input.origin, notes: input.extraInfo }),
     test: snapshot.test,
   };
   if (order.indoor?.mode === 'PLACE' && !order.indoor.place)
@@ -448,7 +449,12 @@ export function buildOrder(
  * Applies a content edit to an existing order (same rules as intake). When payments are omitted
  * and the order has exactly one payment method, that method follows the new amount.
  */
-export function editOrder(current: Order, edit: OrderEdit, snapshot: Snapshot): Order {
+export function editOrder(
+  current: Order,
+  edit: OrderEdit,
+  snapshot: Snapshot,
+  channel: OrderIntake['channel'],
+): Order {
   if (current.type !== 'DELIVERY' && edit.delivery)
     throw bad('delivery só é aceito em pedidos DELIVERY.', 'delivery');
   if (current.type !== 'TAKEOUT' && edit.takeout)
@@ -522,6 +528,9 @@ export function editOrder(current: Order, edit: OrderEdit, snapshot: Snapshot): 
             tab: edit.indoor.tab ?? null,
           }
         : current.indoor,
-    extraInfo: edit.extraInfo !== undefined ? edit.extraInfo : current.extraInfo,
+    extraInfo:
+      edit.extraInfo !== undefined
+        ? renderExtraInfo({ ...parseExtraInfo(current.extraInfo, channel), notes: edit.extraInfo })
+        : current.extraInfo,
   };
 }

@@ -8,8 +8,9 @@ import {
   type RpcRequest,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import { applyTrigger, notFound, type OrdersDeps } from '../core.ts';
+import { notFound, type OrdersDeps, transitionPlan } from '../core.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
+import { idemOf, writeOrder } from '../write.ts';
 
 /** requestCancellation's optional body `{ reason?, code? }` (code ignored); default pt-BR reason. */
 export function cancellationOf(
@@ -52,8 +53,12 @@ async function runAction(
     action === 'requestCancellation'
       ? cancellationOf(req.body, req.traceId, actor.kind === 'PANEL')
       : undefined;
-  const res = await applyTrigger(deps, { orderId, trigger: action, actor, cancellation, ...scope });
-  return { status: 202, body: res };
+  return writeOrder(deps, {
+    scope: { orderId, ...scope },
+    actor,
+    idem: idemOf(req),
+    plan: (o) => transitionPlan(o, action, cancellation),
+  });
 }
 
 /** `action` (POST /v1/orders/{orderId}/{action}): actor = the credential; other stores' orders 404. */

@@ -1,8 +1,9 @@
 import type { RpcHandler } from '@od/bus';
 import { cancelSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
-import { applyTrigger, type OrdersDeps } from '../core.ts';
+import { type OrdersDeps, transitionPlan } from '../core.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
+import { idemOf, writeOrder } from '../write.ts';
 
 const DEFAULT_REASON = {
   CUSTOMER: 'Pedido cancelado pelo cliente.',
@@ -21,18 +22,15 @@ export function adminCancel(deps: OrdersDeps): RpcHandler {
         errors.adminValidation('Cancelamento inválido.', fieldErrorsFromIssues(parsed.error.issues)),
       );
     const { by, reason } = parsed.data;
-    return {
-      status: 202,
-      body: await applyTrigger(deps, {
-        orderId: req.params?.orderId ?? '',
-        trigger: 'cancel',
-        actor: by === 'CUSTOMER' ? { kind: 'CUSTOMER' } : { kind: 'PANEL' },
-        hidePendingPayment: false,
-        cancellation: {
-          reason: reason?.trim() ? reason : DEFAULT_REASON[by],
-          code: by === 'CUSTOMER' ? CANCELLATION_CODES.customer : CANCELLATION_CODES.merchant,
-        },
-      }),
+    const cancellation = {
+      reason: reason?.trim() ? reason : DEFAULT_REASON[by],
+      code: by === 'CUSTOMER' ? CANCELLATION_CODES.customer : CANCELLATION_CODES.merchant,
     };
+    return writeOrder(deps, {
+      scope: { orderId: req.params?.orderId ?? '', hidePendingPayment: false },
+      actor: by === 'CUSTOMER' ? { kind: 'CUSTOMER' } : { kind: 'PANEL' },
+      idem: idemOf(req),
+      plan: (o) => transitionPlan(o, 'cancel', cancellation),
+    });
   };
 }

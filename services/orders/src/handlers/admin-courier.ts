@@ -1,8 +1,8 @@
 import type { RpcHandler } from '@od/bus';
 import { courierUpdateSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
-import { emitInTx, lockVisible, type OrdersDeps } from '../core.ts';
-import { withTx } from '../db/orders.ts';
+import type { OrdersDeps } from '../core.ts';
+import { idemOf, writeOrder } from '../write.ts';
 
 const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
@@ -44,19 +44,19 @@ export function adminCourier(deps: OrdersDeps): RpcHandler {
         : null,
       trackingUrl: n(d.trackingUrl),
     };
-    const eventId = await withTx(deps.pool, async (c) => {
-      const o = await lockVisible(c, req.params?.orderId ?? '', { hidePendingPayment: false });
-      if (o.type === 'INDOOR' || o.situation === 'PENDING_PAYMENT' || o.situation === 'CANCELLED')
-        throw new HttpException(errors.invalidTransition(o.situation, eventType));
-      return emitInTx(deps, c, o, {
-        eventType,
-        actor: { kind: 'COURIER' },
-        trigger: 'courier',
-        metadata: { delivery },
-        now: new Date().toISOString(),
-      });
+    return writeOrder(deps, {
+      scope: { orderId: req.params?.orderId ?? '', hidePendingPayment: false },
+      actor: { kind: 'COURIER' },
+      idem: idemOf(req),
+      plan: (o) => {
+        if (o.type === 'INDOOR' || o.situation === 'PENDING_PAYMENT' || o.situation === 'CANCELLED')
+          throw new HttpException(errors.invalidTransition(o.situation, eventType));
+        const metadata = { delivery };
+        return {
+          change: { event: { type: eventType, metadata }, history: { trigger: 'courier', detail: metadata } },
+          answer: ({ eventId }) => ({ status: 202, body: { status: 'accepted', eventId } }),
+        };
+      },
     });
-    deps.wake();
-    return { status: 202, body: { status: 'accepted', eventId } };
   };
 }

@@ -1,15 +1,14 @@
 import type { RpcHandler } from '@od/bus';
-import { applyTrigger, type OrdersDeps } from '../core.ts';
+import { type OrdersDeps, transitionPlan } from '../core.ts';
+import { idemOf, writeOrder } from '../write.ts';
 
 /** `admin.payment`: online payment confirmed, PENDING_PAYMENT -> PENDING emitting CREATED. */
 export function adminPayment(deps: OrdersDeps): RpcHandler {
-  return async (req) => ({
-    status: 202,
-    body: await applyTrigger(deps, {
-      orderId: req.params?.orderId ?? '',
-      trigger: 'pay',
+  return (req) =>
+    writeOrder(deps, {
+      scope: { orderId: req.params?.orderId ?? '', hidePendingPayment: false },
       actor: { kind: 'PAYMENT_SYSTEM' },
-      hidePendingPayment: false,
-    }),
-  });
+      idem: idemOf(req),
+      plan: (o) => transitionPlan(o, 'pay'),
+    });
 }

@@ -4,7 +4,9 @@ import { ensureOrderEventStream } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
 import pg from 'pg';
+import { pruneIdem } from '../db/idempotency.ts';
 import { OUTBOX_CHANNEL } from '../db/orders.ts';
+import { pruneOutbox, setAside } from '../db/outbox.ts';
 
 /**
  * The outbox relay. Exactly one leader among all replicas: the holder of a PostgreSQL advisory lock
@@ -14,16 +16,31 @@ import { OUTBOX_CHANNEL } from '../db/orders.ts';
  * Per order, events are published one after another in outbox order (awaiting each ack); different
  * orders go in parallel. The leader is woken in-process right after a commit (`wake()`), by
  * NOTIFY from other replicas' commits, and by a slow sweep as safety net.
+ *
+ * Poison rows: when a row fails to publish while JetStream answers (other rows went through, or the
+ * stream answers a probe), its `attempts` grows; at MAX_PUBLISH_ATTEMPTS it is set aside
+ * (`set_aside_at`, `last_error`), logged at error level and counted, and the rows behind it go on
+ * (later events of that order included). Set-aside rows are never pruned; clearing `set_aside_at`
+ * re-queues one. A failure while JetStream does not answer at all is an outage: nothing is counted.
+ * Pruning: published rows older than max(ORDER_OUTBOX_RETENTION, the stream's duplicate window).
  */
 export interface Relay {
   wake(): void;
   isLeader(): boolean;
+  stats(): RelayStats;
   stop(): Promise<void>;
+}
+
+export interface RelayStats {
+  published: number;
+  /** publish failures counted against a row (JetStream answering) */
+  failures: number;
+  setAside: number;
 }
 
 const LOCK_KEY = 'orders:outbox-relay';
 const BATCH = 500;
-/** Published rows are pruned after a day (JetStream's duplicate window is 2 h); history is kept. */
+export const MAX_PUBLISH_ATTEMPTS = 5;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 export async function startRelay(opts: {
@@ -32,10 +49,22 @@ export async function startRelay(opts: {
   nc: NatsConnection;
   names: Names;
   log: Logger;
+  /** ORDER_OUTBOX_RETENTION (ms) */
+  retentionMs: number;
   sweepMs?: number;
 }): Promise<Relay> {
   const sweepMs = opts.sweepMs ?? 1000;
-  await ensureOrderEventStream(opts.nc, opts.names);
+  const jsm = await ensureOrderEventStream(opts.nc, opts.names);
+  const duplicateWindowMs = Math.ceil(
+    ((await jsm.streams.info(opts.names.orderEventsStream)).config.duplicate_window ?? 0) / 1e6,
+  );
+  if (opts.retentionMs < duplicateWindowMs)
+    opts.log.warn(
+      { retentionMs: opts.retentionMs, duplicateWindowMs },
+      'ORDER_OUTBOX_RETENTION is shorter than the stream duplicate window: keeping rows for the window',
+    );
+  const retentionMs = Math.max(opts.retentionMs, duplicateWindowMs);
+  const stats: RelayStats = { published: 0, failures: 0, setAside: 0 };
   const js = jetstream(opts.nc);
   let running = true;
   let leader = false;
@@ -109,7 +138,7 @@ export async function startRelay(opts: {
         message: string;
       }>(
         `SELECT id, order_id, merchant_id, event_id, message FROM order_outbox
-         WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH}`,
+         WHERE published_at IS NULL AND set_aside_at IS NULL ORDER BY id LIMIT ${BATCH}`,
       );
       if (rows.length === 0) return true;
       const chains = new Map<string, typeof rows>();
@@ -119,7 +148,7 @@ export async function startRelay(opts: {
         else chains.set(r.order_id, [r]);
       }
       const done: number[] = [];
-      let failed = false;
+      const failed: { id: number; eventId: string; orderId: string; error: string }[] = [];
       await Promise.all(
         [...chains.values()].map(async (chain) => {
           for (const r of chain) {
@@ -127,17 +156,50 @@ export async function startRelay(opts: {
               await js.publish(opts.names.orderEventSubject(r.merchant_id), r.message, { msgID: r.event_id });
               done.push(r.id);
             } catch (err) {
-              failed = true;
-              opts.log.warn({ err: (err as Error).message, eventId: r.event_id }, 'outbox publish failed');
-              return; // later events of this order wait: never out of order
+              const error = (err as Error).message;
+              failed.push({ id: r.id, eventId: r.event_id, orderId: r.order_id, error });
+              opts.log.warn({ err: error, eventId: r.event_id }, 'outbox publish failed');
+              return; // later events of this order wait: never out of order (unless set aside)
             }
           }
         }),
       );
-      if (done.length)
+      if (done.length) {
+        stats.published += done.length;
         await c.query('UPDATE order_outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [done]);
-      if (failed) return false;
+      }
+      if (failed.length) {
+        // JetStream answering while these fail: the rows themselves are the problem
+        if (done.length || (await streamAnswers())) await countFailures(c, failed);
+        return false;
+      }
       if (rows.length < BATCH && !pendingWake) return true;
+    }
+  }
+
+  async function streamAnswers(): Promise<boolean> {
+    try {
+      await jsm.streams.info(opts.names.orderEventsStream);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async function countFailures(
+    c: pg.Client,
+    failed: { id: number; eventId: string; orderId: string; error: string }[],
+  ): Promise<void> {
+    for (const f of failed) {
+      stats.failures++;
+      const aside = await setAside(c, f.id, f.error, MAX_PUBLISH_ATTEMPTS);
+      if (aside) {
+        stats.setAside++;
+        opts.log.error(
+          { eventId: f.eventId, orderId: f.orderId, err: f.error, attempts: MAX_PUBLISH_ATTEMPTS },
+          'outbox row set aside: it cannot be published (kept in order_outbox, see README)',
+        );
+      }
     }
   }
 
@@ -160,7 +222,8 @@ export async function startRelay(opts: {
         const ok = await drain(c);
         if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
           lastPrune = Date.now();
-          await c.query("DELETE FROM order_outbox WHERE published_at < now() - interval '1 day'");
+          await pruneOutbox(c, retentionMs);
+          await pruneIdem(c);
         }
         if (!ok) await new Promise((r) => setTimeout(r, 200));
         else await waitWake(sweepMs);
@@ -175,6 +238,7 @@ export async function startRelay(opts: {
   return {
     wake,
     isLeader: () => leader,
+    stats: () => ({ ...stats }),
     async stop() {
       running = false;
       wakeUp?.();
