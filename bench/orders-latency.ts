@@ -5,8 +5,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { names } from '@od/contracts';
-import { issueTestToken, startStack } from '@od/testing';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
+import { createMerchant, createOrder, issueTestToken, startStack } from '@od/testing';
 
 const N = Number(process.argv[2] ?? 300);
 const CONCURRENCY = Number(process.argv[3] ?? 1);

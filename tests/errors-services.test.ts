@@ -1,7 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { issueTestToken, requestToken, startStack, type TestStack } from '@od/testing';
+import {
+  createMerchant,
+  createOrder,
+  eventsOf,
+  issueTestToken,
+  readStream,
+  requestToken,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder, eventsOf, readStream } from '../services/orders/src/test-helpers.ts';
 
 /**
  * SPEC Errors table, the rows a service decides (auth, orders), and Idempotency-Key through HTTP.

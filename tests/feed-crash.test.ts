@@ -4,16 +4,18 @@ import path from 'node:path';
 import { callRpc } from '@od/bus';
 import { names } from '@od/contracts';
 import { createPool, type Pool } from '@od/db';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ack,
   eventually,
+  issueTestToken,
   type Publisher,
   poll,
   publisher,
   sleep,
-} from '../services/feed/src/test-helpers.ts';
+  startStack,
+  type TestStack,
+} from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -1,4 +1,12 @@
-import { startStack, type TestStack } from '@od/testing';
+import {
+  bearerOf,
+  createMerchant,
+  createOrder,
+  eventually,
+  poll,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CredentialRejectedError,
@@ -7,8 +15,6 @@ import {
   TokenManager,
   tokenEndpoint,
 } from '../examples/integrator/integrator.ts';
-import { bearerOf, eventually, poll } from '../services/feed/src/test-helpers.ts';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 // The SPEC integration cycle through the whole stack (every service, one gateway), driven by the
 // reference integrator with a real token from POST /oauth/token.

@@ -2,18 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { openCredentialsKv } from '@od/bus';
 import { type CredentialRecord, names } from '@od/contracts';
 import { createPool, type Pool } from '@od/db';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRetention } from '../services/feed/src/db/queries.ts';
 import {
   ack,
   bearerOf,
   eventually,
+  issueTestToken,
   type Publisher,
   poll,
   publisher,
   sleep,
-} from '../services/feed/src/test-helpers.ts';
+  startStack,
+  type TestStack,
+} from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRetention } from '../services/feed/src/db/queries.ts';
 
 describe('event feed: credential lifecycle, admin view, retention', () => {
   let stack: TestStack;

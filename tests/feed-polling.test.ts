@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ack,
   bearerOf,
   eventually,
+  issueTestToken,
   type Publisher,
   poll,
   publisher,
   sleep,
-} from '../services/feed/src/test-helpers.ts';
+  startStack,
+  type TestStack,
+} from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 describe('event feed: polling and acknowledgment', () => {
   let stack: TestStack;

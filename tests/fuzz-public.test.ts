@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { ORDER_ACTIONS } from '@od/contracts';
-import { issueTestToken, requestToken, startStack, type TestStack } from '@od/testing';
+import {
+  createMerchant,
+  createOrder,
+  issueTestToken,
+  requestToken,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 /**
  * Property tests of the public surface: random and malformed paths, headers, query strings and

@@ -1,9 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
+import {
+  createMerchant,
+  createOrder,
+  issueTestToken,
+  readStream,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder, readStream } from '../services/orders/src/test-helpers.ts';
 
 /**
  * Crash test of the event path: two orders replicas run as child processes (the outbox relay leader

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
-import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMerchant,
   createOrder,
   eventsOf,
+  issueTestToken,
+  startStack,
   type TestMenu,
+  type TestStack,
   waitForStream,
-} from '../services/orders/src/test-helpers.ts';
+} from '@od/testing';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

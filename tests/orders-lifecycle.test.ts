@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ORDER_ACTIONS, type OrderAction, type OrderType, type Situation } from '@od/contracts';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMerchant,
   createOrder,
   eventsOf,
+  issueTestToken,
   type StreamEvent,
+  startStack,
+  type TestStack,
   waitForStream,
-} from '../services/orders/src/test-helpers.ts';
+} from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Every row of SPEC's transition table and every rule under it, through HTTP, for DELIVERY,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { REDACT_PATHS } from '@od/logger';
 import {
+  createMerchant,
+  createOrder,
   type HttpsReceiver,
   requestToken,
   startHttpsReceiver,
@@ -9,7 +11,6 @@ import {
 } from '@od/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 /**
  * SPEC Authentication 12: secrets never in logs. A whole integration cycle runs with LOG_LEVEL debug

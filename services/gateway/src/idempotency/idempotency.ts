@@ -1,6 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { RpcReply } from '@od/bus';
-import { names } from '@od/contracts';
+import {
+  IDEMPOTENCY_RPC_HEADERS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  names,
+} from '@od/contracts';
 import { errors, HttpException, isHttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
 import type { FastifyRequest } from 'fastify';
@@ -25,6 +30,11 @@ import type { Redis, Result } from 'ioredis';
  *   the first execution may still succeed; a gateway crash mid-execution frees the key after LOCK_MS.
  * - Redis unreachable: a request carrying a key answers 503 (retryable) and nothing is executed,
  *   rather than risking a double execution. Requests without the header just execute.
+ * - Redis is the fast path and the in-flight lock, not the record of truth: `execute` receives the
+ *   key and the fingerprint as RPC headers, and the service records the first answer in PostgreSQL
+ *   in the transaction of the action. A retry after Redis lost its data, or after the service
+ *   committed and died before answering, reaches the service, which replays that answer.
+ * - Scope: the credential on public routes, `admin` on the admin API (one admin token).
  */
 export interface Idempotency {
   /**
@@ -32,15 +42,19 @@ export interface Idempotency {
    * one on a replay. `fingerprint` identifies the request (route, action, body).
    * Throws HttpException(400 invalid_idempotency_key / 409 idempotency_key_reuse / 5xx if Redis is down).
    */
-  run(request: FastifyRequest, fingerprint: string, execute: () => Promise<RpcReply>): Promise<RpcReply>;
+  run(
+    request: FastifyRequest,
+    fingerprint: string,
+    execute: (rpcHeaders: Record<string, string>) => Promise<RpcReply>,
+  ): Promise<RpcReply>;
 }
 
-export const MAX_KEY_LENGTH = 128;
+export const MAX_KEY_LENGTH = MAX_IDEMPOTENCY_KEY_LENGTH;
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 export const LOCK_MS = 30_000;
 export const WAIT_MS = 15_000;
 const REDIS_TIMEOUT_MS = 1_000;
-export const REPLAY_HEADER = 'idempotent-replayed';
+export const REPLAY_HEADER = IDEMPOTENT_REPLAYED_HEADER;
 
 export interface IdempotencyOptions {
   log?: Logger;
@@ -173,8 +187,8 @@ export function createIdempotency(redis: Redis, prefix: string, opts: Idempotenc
   return {
     async run(request, fingerprint, execute) {
       const key = readKey(request);
-      if (key === undefined) return execute();
-      const clientId = request.auth?.clientId ?? 'anonymous';
+      if (key === undefined) return execute({});
+      const clientId = request.auth?.clientId ?? 'admin';
       const rkey = n.redis(`idem:${clientId}:${key}`);
       const fp = fingerprintOf(request, fingerprint);
       const mine: Pending = { s: 'p', fp, o: randomBytes(12).toString('base64url') };
@@ -207,7 +221,10 @@ export function createIdempotency(redis: Redis, prefix: string, opts: Idempotenc
       }
       let result: RpcReply;
       try {
-        result = await execute();
+        result = await execute({
+          [IDEMPOTENCY_RPC_HEADERS.key]: key,
+          [IDEMPOTENCY_RPC_HEADERS.fingerprint]: fp,
+        });
       } catch (e) {
         await finish(request, rkey, pending, fp, isHttpException(e) ? replyFromException(e) : undefined);
         throw e;

@@ -24,7 +24,7 @@ export function canonicalJson(v: unknown): string {
     .join(',')}}`;
 }
 
-function unavailableReply(traceId: string): RpcReply {
+export function unavailableReply(traceId: string): RpcReply {
   const e = errors.unavailable(traceId);
   return { status: e.status, headers: e.headers ?? {}, body: enc.encode(JSON.stringify(e.body)) };
 }
@@ -53,10 +53,11 @@ async function action(ctx: GatewayContext, request: FastifyRequest, reply: Fasti
   const r = await ctx.idempotency.run(
     request,
     fingerprint,
-    async () =>
+    async (headers) =>
       (await rpcCall(ctx, request, 'orders', ORDER_OPS.action, {
         params: { orderId, action: name },
         body,
+        headers,
       })) ?? unavailableReply(request.id),
   );
   return writeRpcReply(reply, r);

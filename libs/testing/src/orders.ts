@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { names, type OrderEventMessage } from '@od/contracts';
-import type { TestStack } from '@od/testing';
+import type { TestStack } from './stack.ts';
 
-/** Test helpers of the orders service (HTTP through the stack, JetStream read back). */
+/** Test helpers for orders: stores and orders through the admin API, the order-event stream read back. */
 
 export interface TestMenu {
   burger: string;

@@ -1,10 +1,10 @@
-// Test-only helpers of the feed service (imported by tests, never by the service).
+// Test helpers for the feed (publish as the orders relay would, poll, acknowledge).
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ensureOrderEventStream } from '@od/bus';
 import { type EventEnvelope, names, type OrderChannel, type OrderEventMessage } from '@od/contracts';
-import type { TestStack } from '@od/testing';
+import type { TestStack } from './stack.ts';
 
 export interface Publisher {
   nc: NatsConnection;
