@@ -4,5 +4,6 @@ export * from './https-receiver.ts';
 export * from './infra.ts';
 export * from './orders.ts';
 export * from './schema-agreement.ts';
+export * from './servers.ts';
 export * from './stack.ts';
 export * from './tokens.ts';
