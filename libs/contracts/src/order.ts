@@ -186,7 +186,7 @@ export const moneyIn = z.union([amount, z.object({ value: amount, currency: z.li
  * document over MAX_ORDER_DOCUMENT_BYTES, whatever the strings hold).
  */
 export const MAX_ORDER_ITEMS = 100;
-export const MAX_ITEM_OPTIONS = 25;
+export const MAX_ITEM_OPTIONS = 20;
 /** Intake `origin` (extraInfo's origin marker): no brackets or line breaks. */
 export const originIn = z
   .string()

@@ -1,0 +1,154 @@
+import { MAX_ITEM_OPTIONS, MAX_ORDER_ITEMS } from '@od/contracts';
+import {
+  createMerchant,
+  createOrder,
+  eventsOf,
+  issueTestToken,
+  readStream,
+  startStack,
+  type TestStack,
+} from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Size limits of the order write path through the real admin API (services/orders/README.md
+ * "Limits"): the largest order the caps allow is stored and served whole; larger ones are refused
+ * with a 4xx (never a 500), and the processes keep serving.
+ */
+
+function bigOrder(items: number, options: number, nameLength = 24) {
+  const pad = (s: string) => s.padEnd(nameLength, '.');
+  return {
+    type: 'DELIVERY',
+    items: Array.from({ length: items }, (_, i) => ({
+      name: pad(`Pizza ${i}`),
+      externalCode: `PZ-${i}`,
+      unitPrice: 40,
+      options: Array.from({ length: options }, (_, j) => ({
+        name: pad(`Adicional ${j}`),
+        externalCode: `AD-${j}`,
+        unitPrice: 1.5,
+        groupName: 'Adicionais',
+      })),
+    })),
+  };
+}
+
+describe('orders: size limits of intake, edit and events', () => {
+  let stack: TestStack;
+  let merchantId: string;
+  let token: string;
+  const get = (id: string) =>
+    stack.api(`/v1/orders/${id}`, { headers: { authorization: `Bearer ${token}` } });
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['auth', 'catalog', 'orders'] });
+    ({ merchantId } = await createMerchant(stack));
+    ({ token } = await issueTestToken(stack, { merchantId, scopes: ['orders:read', 'orders:write'] }));
+  });
+  afterAll(async () => stack?.stop());
+
+  it(`the capped maximum (${MAX_ORDER_ITEMS} items x ${MAX_ITEM_OPTIONS} options) is stored and served whole`, async () => {
+    const created = await createOrder(stack, merchantId, bigOrder(MAX_ORDER_ITEMS, MAX_ITEM_OPTIONS));
+    expect(created.items.length).toBe(MAX_ORDER_ITEMS);
+    const res = await get(created.id);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const { situation: _s, channel: _c, ...publicPart } = created;
+    expect(JSON.parse(text)).toEqual(publicPart);
+    expect(JSON.parse(text).items[MAX_ORDER_ITEMS - 1].options.length).toBe(MAX_ITEM_OPTIONS);
+    console.info(`capped maximum order: document of ${Buffer.byteLength(text)} bytes`);
+    // an edit of that order goes through the same write path
+    const edit = await stack.admin('PATCH', `/admin/v1/orders/${created.id}`, {
+      items: bigOrder(MAX_ORDER_ITEMS, MAX_ITEM_OPTIONS).items.reverse(),
+    });
+    expect(edit.status).toBe(200);
+  });
+
+  it('300 items x 25 options (issue 9) is a 4xx, never a 500, and the service keeps serving', async () => {
+    const res = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, bigOrder(300, 25));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('validation_error');
+    const tooManyOptions = await stack.admin(
+      'POST',
+      `/admin/v1/merchants/${merchantId}/orders`,
+      bigOrder(1, MAX_ITEM_OPTIONS + 1),
+    );
+    expect(tooManyOptions.status).toBe(400);
+    expect((await createOrder(stack, merchantId)).situation).toBe('PENDING');
+  });
+
+  it('a document over the size limit within the caps (long strings) is refused with a 4xx, nothing stored', async () => {
+    const res = await stack.admin(
+      'POST',
+      `/admin/v1/merchants/${merchantId}/orders`,
+      bigOrder(MAX_ORDER_ITEMS, MAX_ITEM_OPTIONS, 200),
+    );
+    // 413 from the orders service, or 400 if the gateway's string limits refuse it first
+    expect([400, 413]).toContain(res.status);
+    if (res.status === 413) expect((await res.json()).error).toBe('payload_too_large');
+    expect((await createOrder(stack, merchantId)).situation).toBe('PENDING');
+  });
+
+  it('an event too large for the bus cannot be created (courier update with huge strings)', async () => {
+    const o = await createOrder(stack, merchantId);
+    const res = await stack.admin('POST', `/admin/v1/orders/${o.id}/courier`, {
+      eventType: 'COURIER_ASSIGNED',
+      delivery: { courier: { name: 'x'.repeat(70_000) } },
+    });
+    expect([400, 413]).toContain(res.status);
+    const ok = await stack.admin('POST', `/admin/v1/orders/${o.id}/courier`, {
+      eventType: 'COURIER_ASSIGNED',
+      delivery: { courier: { name: 'Rita' } },
+    });
+    expect(ok.status).toBe(202);
+    const events = eventsOf(await readStream(stack.config.NATS_URL, stack.prefix), o.id);
+    expect(
+      events.filter((e) => e.message.envelope.eventType === 'COURIER_ASSIGNED').length,
+    ).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('orders: extraInfo carries channel and origin markers', () => {
+  let stack: TestStack;
+  let merchantId: string;
+  let token: string;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['auth', 'catalog', 'orders'] });
+    ({ merchantId } = await createMerchant(stack));
+    ({ token } = await issueTestToken(stack, { merchantId, scopes: ['orders:read'] }));
+  });
+  afterAll(async () => stack?.stop());
+
+  const extraInfoOf = async (id: string) =>
+    (await (await stack.api(`/v1/orders/${id}`, { headers: { authorization: `Bearer ${token}` } })).json())
+      .extraInfo;
+
+  it('a marketplace order tells itself apart; edits keep the markers', async () => {
+    const o = await createOrder(stack, merchantId, {
+      type: 'DELIVERY',
+      channel: 'MARKETPLACE',
+      origin: 'iFood',
+      extraInfo: 'Sem cebola',
+    });
+    expect(await extraInfoOf(o.id)).toBe('[Canal: MARKETPLACE] [Origem: iFood] Sem cebola');
+    const patch = (extraInfo: string | null) =>
+      stack.admin('PATCH', `/admin/v1/orders/${o.id}`, { extraInfo });
+    expect((await patch('Troco para 50')).status).toBe(200);
+    expect(await extraInfoOf(o.id)).toBe('[Canal: MARKETPLACE] [Origem: iFood] Troco para 50');
+    expect((await patch(null)).status).toBe(200);
+    expect(await extraInfoOf(o.id)).toBe('[Canal: MARKETPLACE] [Origem: iFood]');
+    const app = await createOrder(stack, merchantId, { type: 'TAKEOUT', channel: 'APP' });
+    expect(await extraInfoOf(app.id)).toBe('[Canal: APP] [Origem: Aplicativo]');
+  });
+
+  it('an origin that would break the markers is a 400', async () => {
+    const res = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, {
+      type: 'DELIVERY',
+      channel: 'MARKETPLACE',
+      origin: 'i]Food',
+    });
+    expect(res.status).toBe(400);
+  });
+});
