@@ -51,6 +51,22 @@ async function count(stack: TestStack, sql: string, values: unknown[]): Promise<
   }
 }
 
+/** The order's events in the stream are exactly `types`, and its history holds one `confirm`. */
+async function expectConfirmedOnce(stack: TestStack, orderId: string, types: string[]): Promise<void> {
+  const events = await waitForStream(
+    stack.config.NATS_URL,
+    stack.prefix,
+    (e) => eventsOf(e, orderId).length >= types.length,
+  );
+  expect(eventsOf(events, orderId).map((e) => e.message.envelope.eventType)).toEqual(types);
+  const confirms = await count(
+    stack,
+    "SELECT count(*)::int AS n FROM orders.order_history WHERE order_id = $1 AND trigger = 'confirm'",
+    [orderId],
+  );
+  expect(confirms).toBe(1);
+}
+
 describe('orders: Idempotency-Key recorded with the action', () => {
   let stack: TestStack;
   let merchantId: string;
@@ -93,23 +109,7 @@ describe('orders: Idempotency-Key recorded with the action', () => {
     const other = await post(o.id, 'dispatch', key);
     expect(other.status).toBe(409);
     expect((await other.json()).error).toBe('idempotency_key_reuse');
-    const events = await waitForStream(
-      stack.config.NATS_URL,
-      stack.prefix,
-      (e) => eventsOf(e, o.id).length >= 3,
-    );
-    expect(eventsOf(events, o.id).map((e) => e.message.envelope.eventType)).toEqual([
-      'CREATED',
-      'CONFIRMED',
-      'PREPARING',
-    ]);
-    expect(
-      await count(
-        stack,
-        "SELECT count(*)::int AS n FROM orders.order_history WHERE order_id = $1 AND trigger = 'confirm'",
-        [o.id],
-      ),
-    ).toBe(1);
+    await expectConfirmedOnce(stack, o.id, ['CREATED', 'CONFIRMED', 'PREPARING']);
   });
 
   it('a refusal (404, 422) is recorded too: after FLUSHALL it is replayed, not executed', async () => {
@@ -236,22 +236,7 @@ describe('orders: a crash between commit and reply', () => {
       expect(retry.status).toBe(202);
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect(await retry.json()).toEqual({ status: 'accepted', situation: 'ACCEPTED' });
-      const events = await waitForStream(
-        stack.config.NATS_URL,
-        stack.prefix,
-        (e) => eventsOf(e, o.id).length >= 2,
-      );
-      expect(eventsOf(events, o.id).map((e) => e.message.envelope.eventType)).toEqual([
-        'CREATED',
-        'CONFIRMED',
-      ]);
-      expect(
-        await count(
-          stack,
-          "SELECT count(*)::int AS n FROM orders.order_history WHERE order_id = $1 AND trigger = 'confirm'",
-          [o.id],
-        ),
-      ).toBe(1);
+      await expectConfirmedOnce(stack, o.id, ['CREATED', 'CONFIRMED']);
     } finally {
       await b.stop();
     }
