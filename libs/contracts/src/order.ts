@@ -180,13 +180,6 @@ const qty = z.number().positive().max(100_000);
 /** Money in: a number or `{ value, currency? }` (currency is always BRL). */
 export const moneyIn = z.union([amount, z.object({ value: amount, currency: z.literal('BRL').optional() })]);
 
-/**
- * Items per order and options per item (services/orders/README.md "Limits"): with them the largest
- * order's document stays well under the bus payload limit (the orders service also refuses a
- * document over MAX_ORDER_DOCUMENT_BYTES, whatever the strings hold).
- */
-export const MAX_ORDER_ITEMS = 100;
-export const MAX_ITEM_OPTIONS = 20;
 /** Intake `origin` (extraInfo's origin marker): no brackets or line breaks. */
 export const originIn = z
   .string()
@@ -214,10 +207,7 @@ export const itemIn = z.union([
     itemId: z.string().min(1),
     quantity: qty.default(1),
     specialInstructions: z.string().max(1000).nullable().optional(),
-    options: z
-      .array(z.object({ optionId: z.string().min(1), quantity: qty.default(1) }))
-      .max(MAX_ITEM_OPTIONS)
-      .default([]),
+    options: z.array(z.object({ optionId: z.string().min(1), quantity: qty.default(1) })).default([]),
   }),
   z.object({
     id: guid.optional(),
@@ -228,7 +218,7 @@ export const itemIn = z.union([
     quantity: qty.default(1),
     specialInstructions: z.string().max(1000).nullable().optional(),
     unitPrice: moneyIn,
-    options: z.array(optionIn).max(MAX_ITEM_OPTIONS).default([]),
+    options: z.array(optionIn).max(200).default([]),
   }),
 ]);
 export type ItemIn = z.infer<typeof itemIn>;
@@ -344,7 +334,7 @@ export const orderIntakeSchema = z.object({
   origin: originIn.optional(),
   paymentPending: z.boolean().default(false),
   displayId: z.string().min(1).max(40).optional(),
-  items: z.array(itemIn).min(1).max(MAX_ORDER_ITEMS).optional(),
+  items: z.array(itemIn).min(1).max(500).optional(),
   customer: customerIn.optional(),
   delivery: deliveryIn.optional(),
   takeout: takeoutIn.optional(),
@@ -360,7 +350,7 @@ export type OrderIntake = z.infer<typeof orderIntakeSchema>;
  * order has a single payment method: it follows the new amount. */
 export const orderEditSchema = z
   .object({
-    items: z.array(itemIn).min(1).max(MAX_ORDER_ITEMS).optional(),
+    items: z.array(itemIn).min(1).max(500).optional(),
     customer: customerIn.optional(),
     delivery: deliveryIn.optional(),
     takeout: takeoutIn.optional(),

@@ -5,7 +5,7 @@
  */
 
 /** Largest public Order document (JSON bytes); a larger intake or edit answers 413. */
-export const MAX_ORDER_DOCUMENT_BYTES = 768 * 1024;
+export const MAX_ORDER_DOCUMENT_BYTES = 900 * 1024;
 
 /** Largest outbox message (OrderEventMessage JSON bytes); a larger event cannot be created (413). */
 export const MAX_EVENT_BYTES = 64 * 1024;
