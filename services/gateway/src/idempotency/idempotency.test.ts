@@ -67,6 +67,22 @@ describe('Idempotency.run', () => {
     expect(c.calls).toBe(2);
   });
 
+  it('hands the key and the request fingerprint to execute (the service records the answer)', async () => {
+    const seen: Record<string, string>[] = [];
+    const exec = async (headers: Record<string, string>): Promise<RpcReply> => {
+      seen.push(headers);
+      return { status: 202, headers: {}, body: enc.encode('{}') };
+    };
+    const k = key();
+    await idem.run(req(k), 'fp', exec);
+    await idem.run(req(k, { clientId: 'odc_b' }), 'fp', exec);
+    await idem.run(req(undefined), 'fp', exec);
+    expect(seen[0]['idempotency-key']).toBe(k);
+    expect(seen[0]['idempotency-fingerprint']).toMatch(/^[\w-]{43}$/);
+    expect(seen[1]).toEqual(seen[0]); // another credential: its own record, same fingerprint
+    expect(seen[2]).toEqual({});
+  });
+
   it('same key and request: replays status, headers and body without executing', async () => {
     const c = counter();
     const k = key();
