@@ -4,8 +4,8 @@
 // fresh database (DATABASE_URL / NATS_URL or local defaults), fills the history with one SQL statement
 // (generate_series), and times sequential polls through the service RPC (what the gateway calls).
 import { randomUUID } from 'node:crypto';
-import { callRpc, connectBus } from '@od/bus';
-import { FEED_OPS, names } from '@od/contracts';
+import { connectBus, createRpcClient, loadRpcKeys } from '@od/bus';
+import { FEED_OPS, names, type Principal } from '@od/contracts';
 import { createPool } from '@od/db';
 import { start } from '@od/feed';
 import { cleanupNats, freshDatabase, testConfig, uniquePrefix } from '@od/testing';
@@ -73,22 +73,25 @@ export async function measureAckedPollCost(
          INSERT INTO feed_entries (credential_id, event_id, event_created_at) SELECT $3, event_id, created_at FROM ev`,
         [store, pending, cred],
       );
-    const subject = names(prefix).rpc('feed', FEED_OPS.poll);
+    // signed as the gateway would, for the credential (development keys unless the env names others)
+    const rpc = createRpcClient(nc, names(prefix), 'gateway', loadRpcKeys('gateway', process.env));
     const time = async (cred: string, expect: number) => {
-      const req = {
-        traceId: 'bench',
-        auth: { clientId: cred, merchantId: randomUUID(), scopes: ['orders:read'] },
-        query: { limit: 100 },
+      const principal: Principal = {
+        kind: 'credential',
+        clientId: cred,
+        merchantId: randomUUID(),
+        scopes: ['orders:read'],
       };
-      const check = await callRpc(nc, subject, req);
+      const poll = () => rpc.call(FEED_OPS.poll, { query: { limit: 100 } }, { traceId: 'bench', principal });
+      const check = await poll();
       const got = JSON.parse(new TextDecoder().decode(check.body)) as unknown[];
       if (got.length !== expect)
         throw new Error(`poll of ${cred} returned ${got.length}, expected ${expect}`);
-      for (let i = 0; i < 200; i++) await callRpc(nc, subject, req); // warm-up
+      for (let i = 0; i < 200; i++) await poll(); // warm-up
       const samples: number[] = [];
       for (let i = 0; i < polls; i++) {
         const s = process.hrtime.bigint();
-        await callRpc(nc, subject, req);
+        await poll();
         samples.push(Number(process.hrtime.bigint() - s) / 1e6);
       }
       const plan = await pool.query(

@@ -27,8 +27,7 @@ describe('credential administration (Admin API)', () => {
     const text = await r.text();
     return { status: r.status, json: text ? JSON.parse(text) : undefined, headers: r.headers };
   };
-  const secrets = (clientId: string) =>
-    kit.rpc<{ secrets: string[] }>('auth', INTERNAL_OPS.webhookSecrets, { clientId });
+  const secrets = (clientId: string) => kit.rpc(INTERNAL_OPS.webhookSecrets, { clientId }, 'webhook');
 
   it('creates a credential: 201 with secrets shown once, record published to every gateway', async () => {
     const r = await kit.createCredential(merchantId, {
@@ -231,11 +230,7 @@ describe('credential administration (Admin API)', () => {
     const a = await kit.createCredential(store, { name: 'A' });
     const b = await kit.createCredential(store, { name: 'B' });
     await admin('POST', `/admin/v1/credentials/${b.json.clientId}/pause`);
-    const r = await kit.rpc<{ clientId: string; status: string; name: string }[]>(
-      'auth',
-      INTERNAL_OPS.credentialsByMerchant,
-      { merchantId: store },
-    );
+    const r = await kit.rpc(INTERNAL_OPS.credentialsByMerchant, { merchantId: store });
     expect(r.status).toBe(200);
     expect(r.body.map((c) => [c.clientId, c.name, c.status])).toEqual([
       [a.json.clientId, 'A', 'ACTIVE'],

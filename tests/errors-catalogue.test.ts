@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { serveRpc } from '@od/bus';
+import { loadRpcKeys, serveOp } from '@od/bus';
 import { CATALOG_OPS, FEED_OPS, names } from '@od/contracts';
 import { createLogger } from '@od/logger';
 import { issueTestToken, startStack, type TestStack } from '@od/testing';
@@ -214,14 +214,19 @@ describe('business rows decided by the gateway', () => {
 describe('500 internal_error', () => {
   it('a failing service handler gives { error, message, traceId } and leaks nothing', async () => {
     const secret = 'hunter2-client-secret-do-not-leak';
-    const sub = serveRpc(
+    const op = CATALOG_OPS.getMerchant;
+    const sub = serveOp(
       nc,
-      names(stack.prefix).rpc('catalog', CATALOG_OPS.getMerchant),
-      'catalog',
+      names(stack.prefix).rpc(op.service, op.name),
+      op,
       () => {
         throw new Error(`SELECT * FROM auth.credentials WHERE secret = '${secret}'`);
       },
-      createLogger('fake-catalog', 'silent'),
+      {
+        queue: 'catalog',
+        log: createLogger('fake-catalog', 'silent'),
+        keys: loadRpcKeys('catalog', stack.config),
+      },
     );
     await nc.flush();
     try {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { callRpc } from '@od/bus';
-import { IDEMPOTENCY_RPC_HEADERS, names, ORDER_OPS } from '@od/contracts';
+import { IDEMPOTENCY_RPC_HEADERS, ORDER_OPS } from '@od/contracts';
 import { start as startOrders } from '@od/orders';
 import {
   createMerchant,
@@ -13,6 +12,7 @@ import {
   startRedisServer,
   startStack,
   type TestStack,
+  testRpc,
   waitForStream,
 } from '@od/testing';
 import { Redis } from 'ioredis';
@@ -174,13 +174,13 @@ describe('orders: Idempotency-Key recorded with the action', () => {
         [IDEMPOTENCY_RPC_HEADERS.key]: randomUUID(),
         [IDEMPOTENCY_RPC_HEADERS.fingerprint]: 'fp',
       };
+      const rpc = testRpc(nc, stack.config, 'gateway');
       const send = () =>
-        callRpc(nc, names(stack.prefix).rpc('orders', ORDER_OPS.adminCreate), {
-          traceId: randomUUID(),
-          params: { merchantId },
-          body: { type: 'INDOOR' },
-          headers,
-        });
+        rpc.call(
+          ORDER_OPS.adminCreate,
+          { params: { merchantId }, body: { type: 'INDOOR' }, headers },
+          { traceId: randomUUID(), principal: { kind: 'admin' } },
+        );
       const answers = await Promise.all([send(), send(), send(), send(), send(), send()]);
       const ids = new Set(answers.map((r) => JSON.parse(new TextDecoder().decode(r.body)).id));
       expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);

@@ -5,14 +5,39 @@ import {
   headers as natsHeaders,
   type Subscription,
 } from '@nats-io/transport-node';
-import { HEADER_PREFIX, type RpcRequest, type RpcResult, STATUS_HEADER } from '@od/contracts';
-import { errors, isHttpException } from '@od/errors';
+import {
+  type CallInput,
+  type Catalogue,
+  type Handlers,
+  HEADER_PREFIX,
+  type Names,
+  type OpHandler,
+  type OpSpec,
+  type Principal,
+  type ReplyOf,
+  type RequestOf,
+  type RpcRequest,
+  type RpcResult,
+  SIGNATURE_HEADER,
+  type SignerName,
+  STATUS_HEADER,
+} from '@od/contracts';
+import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
+import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller.ts';
 
 const enc = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
-export type RpcHandler<B = any> = (req: RpcRequest<B>) => Promise<RpcResult> | RpcResult;
+/**
+ * Counters of the bus layer in this process (the ops listener can export them): requests refused by
+ * reason, replies replaced because too large, replies that failed to send.
+ */
+export const busCounters = {
+  refused: {} as Partial<Record<Refusal, number>>,
+  replyTooLarge: 0,
+  replyFailed: 0,
+};
 
 function encodeBody(body: unknown): Uint8Array {
   if (body === undefined) return EMPTY;
@@ -21,57 +46,199 @@ function encodeBody(body: unknown): Uint8Array {
   return enc.encode(JSON.stringify(body));
 }
 
+/** Bytes the headers take on the wire ("NATS/1.0\r\n", "k: v\r\n" each, "\r\n"), as max_payload counts them. */
+function headersLength(h: Record<string, string>): number {
+  let n = 12;
+  for (const [k, v] of Object.entries(h)) n += Buffer.byteLength(k) + Buffer.byteLength(v) + 4;
+  return n;
+}
+
+function natsHeadersOf(h: Record<string, string>) {
+  const out = natsHeaders();
+  for (const [k, v] of Object.entries(h)) out.set(k, v);
+  return out;
+}
+
+function replyHeaders(result: RpcResult | HttpError): Record<string, string> {
+  const h: Record<string, string> = { [STATUS_HEADER]: String(result.status) };
+  for (const [k, v] of Object.entries(result.headers ?? {})) h[HEADER_PREFIX + k] = v;
+  return h;
+}
+
+const maxPayload = (nc: NatsConnection) => nc.info?.max_payload ?? Number.POSITIVE_INFINITY;
+
+export interface ServeOptions {
+  /** queue group: the service name, so replicas share the work */
+  queue: string;
+  log: Logger;
+  /** keys of the signers this service accepts */
+  keys: Pick<RpcKeys, 'ring'>;
+}
+
 /**
- * Serves one RPC subject with a queue group (= the service name): any number of replicas share the
- * work, each request is handled once. Exceptions become the catalogue's error bodies; an unexpected
- * error becomes a 500 with the trace id and is logged (never its details in the reply).
+ * Serves one op with a queue group: any number of replicas share the work, each request is handled
+ * once. Before the handler: the signed caller context is verified against the op's callers, then
+ * params/query/body are parsed with the op's schemas. Exceptions become the catalogue's error
+ * bodies; an unexpected error becomes a 500 with the trace id. Nothing raised while answering (a
+ * reply over the bus limit, a closed connection) escapes: the process keeps serving.
  */
-export function serveRpc(
+export function serveOp<O extends OpSpec>(
   nc: NatsConnection,
   subject: string,
-  queue: string,
-  handler: RpcHandler,
-  log: Logger,
+  op: O,
+  handler: OpHandler<O>,
+  opts: ServeOptions,
 ): Subscription {
+  const { log } = opts;
   return nc.subscribe(subject, {
-    queue,
+    queue: opts.queue,
     callback: (err, msg) => {
       if (err) {
         log.error({ err, subject }, 'rpc subscription error');
         return;
       }
-      void handle(msg, handler, log, subject);
+      handle(nc, msg, subject, op, handler, opts).catch((e) =>
+        log.error({ err: e, subject }, 'rpc request failed while answering'),
+      );
     },
   });
 }
 
-async function handle(msg: Msg, handler: RpcHandler, log: Logger, subject: string): Promise<void> {
-  let req: RpcRequest;
-  try {
-    req = msg.json<RpcRequest>();
-  } catch {
-    respond(msg, { status: 400, body: { error: 'bad_rpc', message: 'invalid rpc payload' } });
-    return;
+/** Serves every op of a service's catalogue; a handler per op is required by the type. */
+export function serveOps<C extends Catalogue>(
+  nc: NatsConnection,
+  n: Names,
+  catalogue: C,
+  handlers: Handlers<C>,
+  opts: ServeOptions,
+): Subscription[] {
+  return Object.entries(catalogue).map(([key, op]) =>
+    serveOp(nc, n.rpc(op.service, op.name), op, handlers[key] as OpHandler<OpSpec>, opts),
+  );
+}
+
+type Admitted = { req: RpcRequest; caller: Principal } | { refused: HttpError };
+
+function admit(msg: Msg, subject: string, op: OpSpec, opts: ServeOptions): Admitted {
+  if (op.callers === 'any') {
+    try {
+      return { req: msg.json<RpcRequest>(), caller: { kind: 'anonymous' } };
+    } catch {
+      return { refused: errors.validation({ $: ['invalid rpc payload'] }, '') };
+    }
   }
+  const v = verifyRequest(
+    opts.keys.ring,
+    op,
+    subject,
+    msg.data,
+    msg.headers?.get(SIGNATURE_HEADER) || undefined,
+  );
+  if (v.ok) return { req: v.req, caller: v.principal };
+  busCounters.refused[v.reason] = (busCounters.refused[v.reason] ?? 0) + 1;
+  opts.log.warn({ subject, reason: v.reason, traceId: v.traceId }, 'rpc request refused');
+  const traceId = v.traceId ?? '';
+  return {
+    refused:
+      v.reason === 'caller_not_allowed' ? errors.rpcForbidden(traceId) : errors.rpcUnauthenticated(traceId),
+  };
+}
+
+function parsePart(
+  schema: OpSpec['params'],
+  value: unknown,
+  traceId: string,
+): { value: unknown } | HttpError {
+  if (!schema) return { value: undefined };
+  const r = schema.safeParse(value);
+  return r.success ? { value: r.data } : errors.validation(fieldErrorsFromIssues(r.error.issues), traceId);
+}
+
+async function handle<O extends OpSpec>(
+  nc: NatsConnection,
+  msg: Msg,
+  subject: string,
+  op: O,
+  handler: OpHandler<O>,
+  opts: ServeOptions,
+): Promise<void> {
+  const admitted = admit(msg, subject, op, opts);
+  if ('refused' in admitted) return respond(nc, msg, admitted.refused, '', subject, opts.log);
+  const { req, caller } = admitted;
+  const traceId = String(req.traceId ?? '');
   let result: RpcResult;
   try {
-    result = await handler(req);
+    const parts = [
+      parsePart(op.params, req.params, traceId),
+      parsePart(op.query, req.query, traceId),
+      parsePart(op.body, req.body, traceId),
+    ];
+    const bad = parts.find((p): p is HttpError => !('value' in p));
+    if (bad) result = bad;
+    else {
+      const [params, query, body] = parts.map((p) => (p as { value: unknown }).value);
+      const served = {
+        traceId,
+        caller,
+        auth:
+          caller.kind === 'credential'
+            ? { clientId: caller.clientId, merchantId: caller.merchantId, scopes: caller.scopes }
+            : undefined,
+        params,
+        query,
+        body,
+        headers: req.headers,
+      } as RequestOf<O>;
+      result = await handler(served);
+    }
   } catch (e) {
     if (isHttpException(e)) result = e.http;
     else {
-      log.error({ err: e, subject, traceId: req.traceId }, 'rpc handler failed');
-      result = errors.internal(req.traceId);
+      opts.log.error({ err: e, subject, traceId }, 'rpc handler failed');
+      result = errors.internal(traceId);
     }
   }
-  respond(msg, result);
+  respond(nc, msg, result, traceId, subject, opts.log);
 }
 
-function respond(msg: Msg, result: RpcResult): void {
+/**
+ * Sends the answer. A body that would exceed the connection's max_payload is replaced by a 500
+ * "reply too large" (logged once, counted); any error while sending is logged, never thrown.
+ */
+function respond(
+  nc: NatsConnection,
+  msg: Msg,
+  result: RpcResult,
+  traceId: string,
+  subject: string,
+  log: Logger,
+): void {
   if (!msg.reply) return;
-  const h = natsHeaders();
-  h.set(STATUS_HEADER, String(result.status));
-  for (const [k, v] of Object.entries(result.headers ?? {})) h.set(HEADER_PREFIX + k, v);
-  msg.respond(encodeBody(result.body), { headers: h });
+  try {
+    let h = replyHeaders(result);
+    let data = encodeBody(result.body);
+    const max = maxPayload(nc);
+    if (data.length + headersLength(h) > max) {
+      busCounters.replyTooLarge++;
+      log.error(
+        { subject, traceId, bytes: data.length, max },
+        'rpc reply too large: answered 500 reply too large',
+      );
+      const e = errors.replyTooLarge(traceId, max);
+      h = replyHeaders(e);
+      data = encodeBody(e.body);
+    }
+    msg.respond(data, { headers: natsHeadersOf(h) });
+  } catch (e) {
+    busCounters.replyFailed++;
+    log.error({ err: e, subject, traceId }, 'rpc reply failed');
+    try {
+      const ie = errors.internal(traceId);
+      msg.respond(encodeBody(ie.body), { headers: natsHeadersOf(replyHeaders(ie)) });
+    } catch {
+      // the connection is gone: the caller times out, the process keeps serving
+    }
+  }
 }
 
 export interface RpcReply {
@@ -82,17 +249,31 @@ export interface RpcReply {
 }
 
 export class RpcUnavailableError extends Error {}
+/** The request itself exceeds the bus message limit (never sent). */
+export class RpcPayloadTooLargeError extends Error {}
 
-/** Calls a service. Throws RpcUnavailableError when nobody answers (no responders or timeout). */
+/**
+ * Low-level request: `req` is serialized unsigned unless already signed. Throws RpcUnavailableError
+ * when nobody answers (no responders or timeout), RpcPayloadTooLargeError when it cannot be sent.
+ */
 export async function callRpc(
   nc: NatsConnection,
   subject: string,
-  req: RpcRequest,
+  req: RpcRequest | { payload: Uint8Array; signature: string },
   timeoutMs = 10_000,
 ): Promise<RpcReply> {
+  const signed = 'payload' in req;
+  const payload = signed ? req.payload : enc.encode(JSON.stringify(req));
+  const h = signed ? { [SIGNATURE_HEADER]: req.signature } : undefined;
+  const max = maxPayload(nc);
+  if (payload.length + (h ? headersLength(h) : 0) > max)
+    throw new RpcPayloadTooLargeError(`${subject}: request of ${payload.length} bytes exceeds ${max}`);
   let msg: Msg;
   try {
-    msg = await nc.request(subject, enc.encode(JSON.stringify(req)), { timeout: timeoutMs });
+    msg = await nc.request(subject, payload, {
+      timeout: timeoutMs,
+      headers: h ? natsHeadersOf(h) : undefined,
+    });
   } catch (e) {
     if (
       e instanceof natsErrors.TimeoutError ||
@@ -114,14 +295,53 @@ export async function callRpc(
   return { status, headers: out, body: msg.data };
 }
 
-/** Service-to-service convenience: parsed JSON body, throws on non-2xx. */
-export async function callRpcJson<T>(
+export interface CallOptions {
+  traceId: string;
+  /** on whose behalf; default: the calling service itself */
+  principal?: Principal;
+  timeoutMs?: number;
+}
+
+/** Typed, signed calls: `call(RPC.catalog.merchantSnapshot, { body: { merchantId } }, { traceId })`. */
+export interface RpcClient {
+  readonly name: SignerName;
+  /** the raw reply (status, headers, bytes untouched) */
+  call<O extends OpSpec>(op: O, input: CallInput<O>, opts: CallOptions): Promise<RpcReply>;
+  /** the reply's JSON parsed; `body` is the op's reply type when the status is 2xx */
+  callJson<O extends OpSpec>(
+    op: O,
+    input: CallInput<O>,
+    opts: CallOptions,
+  ): Promise<{ status: number; body: ReplyOf<O> }>;
+}
+
+export function createRpcClient(
   nc: NatsConnection,
-  subject: string,
-  req: RpcRequest,
-  timeoutMs?: number,
-): Promise<{ status: number; body: T }> {
-  const r = await callRpc(nc, subject, req, timeoutMs);
-  const body = r.body.length ? (JSON.parse(new TextDecoder().decode(r.body)) as T) : (undefined as T);
-  return { status: r.status, body };
+  n: Names,
+  name: SignerName,
+  keys: Pick<RpcKeys, 'privateKey'>,
+): RpcClient {
+  const self: Principal | undefined =
+    name === 'gateway' || name === 'panel' ? undefined : { kind: 'service', service: name };
+  const call = (op: OpSpec, input: CallInput<OpSpec>, opts: CallOptions) => {
+    const principal = opts.principal ?? self;
+    if (!principal) throw new Error(`${name}: a front door names the principal of every call`);
+    const subject = n.rpc(op.service, op.name);
+    const signed = signContext(
+      { name, privateKey: keys.privateKey },
+      subject,
+      { ...input, traceId: opts.traceId },
+      principal,
+    );
+    return callRpc(nc, subject, signed, opts.timeoutMs);
+  };
+  return {
+    name,
+    call,
+    async callJson(op, input, opts) {
+      const r = await call(op, input as CallInput<OpSpec>, opts);
+      const body = r.body.length ? JSON.parse(Buffer.from(r.body).toString('utf8')) : undefined;
+      return { status: r.status, body };
+    },
+  };
 }

@@ -45,6 +45,10 @@ export const envSchema = z.object({
    * stream's duplicate window: the relay uses the larger of the two). Unpublished rows are never pruned.
    */
   ORDER_OUTBOX_RETENTION: duration.default(86_400_000),
+  /** this process' Ed25519 signing key for bus requests (base64url 32-byte seed); see libs/bus caller.ts */
+  RPC_SIGNING_KEY: z.string().min(1).optional(),
+  /** public keys of every signer: `gateway=<key>,panel=<key>,orders=<key>,...` (base64url raw keys) */
+  RPC_PUBLIC_KEYS: z.string().min(1).optional(),
   RATE_LIMIT_ENABLED: z
     .enum(['true', 'false'])
     .default('true')
@@ -67,7 +71,9 @@ export function loadConfig(
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
-  const missing = (['ADMIN_TOKEN', 'JWT_SECRET'] as const).filter((k) => !env[k]);
+  const missing = (['ADMIN_TOKEN', 'JWT_SECRET', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'] as const).filter(
+    (k) => !env[k],
+  );
   if (missing.length && env.NODE_ENV === 'production') {
     throw new ConfigError(`missing required secrets in production: ${missing.join(', ')}`);
   }

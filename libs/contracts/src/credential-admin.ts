@@ -1,25 +1,6 @@
 import { z } from 'zod';
 import { API_PROFILES, type CredentialRecord, DELIVERY_MODES, SCOPES } from './credentials.ts';
 
-/**
- * Credential administration (Admin API, served by auth). The gateway validates with these schemas
- * (they feed the OpenAPI document) and auth validates again: it is the authority.
- */
-export const CREDENTIAL_OPS = {
-  /** { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
-  create: 'credentials.create',
-  /** { merchantId } -> 200 CredentialRecord[] */
-  list: 'credentials.list',
-  /** { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
-  update: 'credentials.update',
-  /** { clientId } -> 200 CredentialChange */
-  pause: 'credentials.pause',
-  resume: 'credentials.resume',
-  revoke: 'credentials.revoke',
-  /** { clientId } -> 200 CredentialChange with webhookSecret */
-  rotateWebhookSecret: 'credentials.rotateWebhookSecret',
-} as const;
-
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** After a rotation the previous webhook secret stays valid this long. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;

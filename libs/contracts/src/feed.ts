@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import { GUID_PATTERN } from './ids.ts';
 
-/** Feed service RPC operations (served at `names(prefix).rpc('feed', op)`). */
-export const FEED_OPS = {
-  /** public: auth = the credential; query { limit } -> 200 raw JSON array of envelopes */
-  poll: 'events.poll',
-  /** public: auth = the credential; body [{ id }] -> 202 { acknowledged } */
-  ack: 'events.ack',
-  /** admin: params { clientId }; query { limit?, before?, state? } -> 200 AdminFeedPage | 404 */
-  adminEvents: 'admin.credentialEvents',
-} as const;
-
 /** SPEC Limits: polling `limit` default 100, maximum 200. */
 export const POLL_LIMIT_DEFAULT = 100;
 export const POLL_LIMIT_MAX = 200;

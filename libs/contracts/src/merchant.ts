@@ -7,25 +7,6 @@ export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
 export const SERVICE_TYPES = ['DELIVERY', 'TAKEOUT'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
 
-/**
- * RPC ops of the catalog service that belong to gateway routes (public and admin). The internal
- * `merchantSnapshot` op other services use is in `INTERNAL_OPS` (ops.ts).
- */
-export const CATALOG_OPS = {
-  /** public: params { merchantId } + auth -> 200 Merchant | 404 ProblemDetails */
-  getMerchant: 'merchant.get',
-  /** public: params { merchantId } + auth -> 200 [Menu] | 404 ProblemDetails */
-  getMenus: 'merchant.menus',
-  /** admin: body MerchantCreate -> 201 AdminMerchant */
-  adminCreate: 'admin.merchant.create',
-  /** admin: params { merchantId } -> 200 AdminMerchant | 404 { error: not_found } */
-  adminGet: 'admin.merchant.get',
-  /** admin: params { merchantId }, body MerchantPatch -> 200 AdminMerchant | 404 */
-  adminPatch: 'admin.merchant.patch',
-  /** admin: params { merchantId }, body MenuInput (or [MenuInput]) -> 200 Menu | 404 */
-  adminPutMenu: 'admin.merchant.putMenu',
-} as const;
-
 export const merchantAddressSchema = z.object({
   country: z.string(),
   state: z.string(),

@@ -1,3 +1,4 @@
+export * from './catalogue/mod.ts';
 export * from './credential-admin.ts';
 export * from './credentials.ts';
 export * from './events.ts';
@@ -6,6 +7,7 @@ export * from './idempotency.ts';
 export * from './ids.ts';
 export * from './menu.ts';
 export * from './merchant.ts';
+export * from './op.ts';
 export * from './ops.ts';
 export * from './order.ts';
 export * from './rpc.ts';

@@ -1,17 +1,3 @@
-/**
- * Service-to-service RPC operations whose shapes other services depend on. Each is served at
- * `names(prefix).rpc(<service>, <op>)`; bodies are JSON in `RpcRequest.body`.
- * Route-specific ops (one per gateway route) are private to their service and its gateway file.
- */
-export const INTERNAL_OPS = {
-  /** catalog: body { merchantId } -> 200 MerchantSnapshot | 404 */
-  merchantSnapshot: 'internal.merchantSnapshot',
-  /** auth: body { merchantId } -> 200 CredentialRecord[] (authoritative list, every status) */
-  credentialsByMerchant: 'internal.credentialsByMerchant',
-  /** auth: body { clientId } -> 200 { secrets: string[] } (whsec_..., newest first; two during rotation) | 404 */
-  webhookSecrets: 'internal.webhookSecrets',
-} as const;
-
 /** What orders needs of a store at intake: its public Merchant, the test flag and its current menu. */
 export interface MerchantSnapshot {
   merchant: { id: string; name: string; [k: string]: unknown };

@@ -41,31 +41,6 @@ export interface ActionResponse {
   situation: Situation;
 }
 
-/**
- * RPC ops of the orders service. Public ops get `auth` from the gateway (merchant scope enforced);
- * admin ops have no auth.
- * - get: params { orderId } -> 200 Order bytes | 404 order_not_found
- * - action: params { orderId, action }, body { reason?, code? } (requestCancellation only) -> 202 ActionResponse
- * - admin.create: params { merchantId }, body OrderIntake -> 201 Order + { situation, channel }
- * - admin.get: params { orderId } -> 200 Order + { situation, channel, history }
- * - admin.action: params { orderId, action } -> as `action`, actor PANEL
- * - admin.payment: params { orderId } -> 202 ActionResponse (PENDING_PAYMENT -> PENDING, CREATED)
- * - admin.cancel: params { orderId }, body { by, reason? } -> 202 ActionResponse
- * - admin.edit: params { orderId }, body OrderEdit -> 200 Order + { situation, channel } (MODIFIED)
- * - admin.courier: params { orderId }, body CourierUpdate -> 202 { status: 'accepted', eventId }
- */
-export const ORDER_OPS = {
-  get: 'get',
-  action: 'action',
-  adminCreate: 'admin.create',
-  adminGet: 'admin.get',
-  adminAction: 'admin.action',
-  adminPayment: 'admin.payment',
-  adminCancel: 'admin.cancel',
-  adminEdit: 'admin.edit',
-  adminCourier: 'admin.courier',
-} as const;
-
 /** Default pt-BR reason when requestCancellation carries none. */
 export const DEFAULT_CANCELLATION_REASON = 'Pedido cancelado pelo estabelecimento.';
 export const MAX_CANCELLATION_REASON = 500;

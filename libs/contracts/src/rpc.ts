@@ -1,4 +1,6 @@
-/** What the gateway sends to a service for one HTTP request. */
+import type { ServiceName } from './subjects.ts';
+
+/** What a handler of a public route sees of its credential (derived from the verified principal). */
 export interface AuthContext {
   merchantId: string;
   clientId: string;
@@ -14,10 +16,54 @@ export type Actor =
   | { kind: 'CHANNEL' }
   | { kind: 'COURIER' };
 
+/**
+ * On whose behalf a request is made. Front doors (gateway, panel) assert the first four after their
+ * own authentication; a service asserts only itself.
+ */
+export type Principal =
+  | { kind: 'credential'; clientId: string; merchantId: string; scopes: string[] }
+  | { kind: 'admin' }
+  | { kind: 'merchantUser'; userId: string; merchantId: string; scopes: string[] }
+  /** a front door before authentication (the token endpoint) */
+  | { kind: 'anonymous' }
+  | { kind: 'service'; service: ServiceName };
+
+/** Processes holding a signing key: the front doors and every service (for its own calls). */
+export type SignerName = 'gateway' | 'panel' | ServiceName;
+export const SIGNER_NAMES = ['gateway', 'panel', 'auth', 'catalog', 'orders', 'feed', 'webhook'] as const;
+
+/** Which principals each front door may assert. A service signer may assert only `service` = itself. */
+export const FRONT_DOOR_PRINCIPALS: Partial<Record<SignerName, readonly Principal['kind'][]>> = {
+  gateway: ['credential', 'admin', 'anonymous'],
+  panel: ['merchantUser'],
+};
+
+/** An op's allowed callers: a front-door principal kind, or a calling service by name. */
+export type Caller = Exclude<Principal['kind'], 'service'> | ServiceName;
+
+export function callerOf(p: Principal): Caller {
+  return p.kind === 'service' ? p.service : p.kind;
+}
+
+/**
+ * The signed caller context carried by every request (`RpcRequest.ctx`). The whole request payload
+ * is signed (Ed25519, header `od-sig`), so nothing in it can be altered; `to` binds it to one
+ * subject and `exp` (epoch ms, a few seconds ahead) bounds replays.
+ */
+export interface CallerContext {
+  iss: SignerName;
+  principal: Principal;
+  /** the request id (= RpcRequest.traceId) */
+  rid: string;
+  exp: number;
+  to: string;
+}
+
 export interface RpcRequest<B = unknown> {
   traceId: string;
-  /** present on public routes after the bearer check */
+  /** set by the serving side from the verified principal (credential); never trusted from the wire */
   auth?: AuthContext;
+  ctx?: CallerContext;
   params?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: B;
@@ -34,3 +80,5 @@ export interface RpcResult {
 /** NATS header carrying the HTTP status of an RPC reply; the payload is the raw HTTP body. */
 export const STATUS_HEADER = 'x-status';
 export const HEADER_PREFIX = 'x-h-';
+/** NATS header of a signed request: `<signer>.<base64url Ed25519 signature of the payload>`. */
+export const SIGNATURE_HEADER = 'od-sig';

@@ -5,9 +5,6 @@ export const TOKEN_TTL_SECONDS = 3600;
 export const TOKEN_BODY_LIMIT = 4096;
 export const GRANT_TYPE = 'client_credentials';
 
-/** auth RPC op behind POST /oauth/token: body TokenIssueRequest -> 200 TokenResponse | 401 invalid_client */
-export const TOKEN_ISSUE_OP = 'token.issue';
-
 export interface TokenIssueRequest {
   clientId: string;
   clientSecret: string;

@@ -1,19 +1,4 @@
-/**
- * Webhook delivery: the RPC ops of the webhook service behind the admin routes, and the shapes
- * they answer. Signature scheme: DESIGN "Webhook signature" (Standard Webhooks).
- */
-export const WEBHOOK_OPS = {
-  /** params { clientId }, query { limit?, cursor? } -> 200 { items: WebhookAttemptView[], nextCursor } | 404 */
-  attempts: 'admin.webhookAttempts',
-  /** params { clientId }, query { limit?, cursor?, status? } -> 200 { items: WebhookDeliveryView[], nextCursor } | 404 */
-  deliveries: 'admin.webhookDeliveries',
-  /** params { clientId } -> 200 WebhookEndpointView | 404 */
-  status: 'admin.webhookStatus',
-  /** params { clientId, eventId } -> 202 WebhookDeliveryView | 404 (event unknown to the credential) | 409 */
-  resend: 'admin.webhookResend',
-  /** params { clientId } -> 200 { cleared, reactivated } | 404 */
-  clearQueue: 'admin.webhookClearQueue',
-} as const;
+/** Webhook delivery: the shapes the webhook service answers. Signature scheme: DESIGN "Webhook signature" (Standard Webhooks). */
 
 /**
  * PENDING: scheduled (first attempt or a retry); DELIVERED: a 2xx was received; WEBHOOK_FAILED: four

@@ -155,6 +155,41 @@ export const errors = {
     headers: { 'Retry-After': '1' },
   }),
 
+  /**
+   * A service's answer exceeds the bus message limit (NATS max_payload): a server-side limit, not the
+   * client's fault, hence 500 and never a crash. `limit` in bytes.
+   */
+  replyTooLarge: (traceId: string, limit: number): HttpError => ({
+    status: 500,
+    body: {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.6.1',
+      title: 'Reply Too Large',
+      status: 500,
+      detail: `A resposta excede o limite interno de ${limit} bytes.`,
+      traceId,
+    },
+  }),
+  /** A bus request without a valid signed caller context (unsigned, altered, expired). */
+  rpcUnauthenticated: (traceId: string): HttpError => ({
+    status: 401,
+    body: {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2',
+      title: 'Unauthorized',
+      status: 401,
+      traceId,
+    },
+  }),
+  /** A verified caller this operation does not accept. */
+  rpcForbidden: (traceId: string): HttpError => ({
+    status: 403,
+    body: {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.4',
+      title: 'Forbidden',
+      status: 403,
+      traceId,
+    },
+  }),
+
   // admin API: { error, message }
   admin: (status: number, error: string, message: string) => business(status, error, message),
   adminValidation: (message: string, fieldErrors?: FieldErrors): HttpError => ({

@@ -1,7 +1,7 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { connectBus, type RpcHandler, serveRpc } from '@od/bus';
+import { connectBus, createRpcClient, loadRpcKeys, type RpcClient, serveOp, serveOps } from '@od/bus';
 import type { Config } from '@od/config';
-import { type Names, names, type ServiceName } from '@od/contracts';
+import { type Catalogue, type Handlers, type Names, names, type ServiceName } from '@od/contracts';
 import { createPool, migrate, type Pool } from '@od/db';
 import { createLogger, type Logger } from '@od/logger';
 import type { StartOptions } from './mod.ts';
@@ -13,8 +13,13 @@ export interface ServiceBase {
   nc: NatsConnection;
   names: Names;
   pool: Pool;
-  /** serves `<prefix>.rpc.<service>.<op>` for each handler, queue group = service name */
-  serve(handlers: Record<string, RpcHandler>): void;
+  /**
+   * Serves every op of this service's catalogue (`RPC.<service>`), queue group = service name: each
+   * request's signed caller is verified against the op's callers before its handler runs.
+   */
+  serve<C extends Catalogue>(catalogue: C, handlers: Handlers<C>): void;
+  /** signed, typed calls to other services, as this service */
+  rpc: RpcClient;
   /** closes subscriptions, NATS and the pool (call last in the service's stop) */
   close(): Promise<void>;
 }
@@ -35,16 +40,28 @@ export async function startServiceBase(
   pool.on('error', (err) => log.error({ err }, 'pg pool error'));
   const nc = await connectBus(config.NATS_URL, name, log);
   const n = names(config.NATS_PREFIX);
+  const keys = loadRpcKeys(name, config);
+  const serveOpts = { queue: name, log, keys };
   const subs: Subscription[] = [];
-  const serve = (handlers: Record<string, RpcHandler>) => {
-    for (const [op, h] of Object.entries(handlers)) subs.push(serveRpc(nc, n.rpc(name, op), name, h, log));
+  const serve = <C extends Catalogue>(catalogue: C, handlers: Handlers<C>) => {
+    for (const op of Object.values(catalogue))
+      if (op.service !== name) throw new Error(`${name} cannot serve ${op.service}.${op.name}`);
+    subs.push(...serveOps(nc, n, catalogue, handlers, serveOpts));
   };
-  serve({
-    health: async () => {
-      await pool.query('SELECT 1');
-      return { status: 200, body: { status: 'ok' } };
-    },
-  });
+  // health reads nothing of any store: open to any caller (the admin health route, probes)
+  const health = { service: name, name: 'health', callers: 'any' } as const;
+  subs.push(
+    serveOp(
+      nc,
+      n.rpc(name, health.name),
+      health,
+      async () => {
+        await pool.query('SELECT 1');
+        return { status: 200, body: { status: 'ok' } };
+      },
+      serveOpts,
+    ),
+  );
   return {
     name,
     config,
@@ -53,6 +70,7 @@ export async function startServiceBase(
     names: n,
     pool,
     serve,
+    rpc: createRpcClient(nc, n, name, keys),
     async close() {
       for (const s of subs) s.unsubscribe();
       await nc.drain().catch(() => {});

@@ -1,5 +1,6 @@
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { RpcClient } from '@od/bus';
 import type { Config } from '@od/config';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
@@ -11,6 +12,8 @@ export interface AuthDeps {
   kv: KV;
   nc: NatsConnection;
   names: Names;
+  /** signed calls to other services, as auth */
+  rpc: RpcClient;
   config: Config;
   log: Logger;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openCredentialsKv } from '@od/bus';
 import type { Config } from '@od/config';
-import { CREDENTIAL_OPS, INTERNAL_OPS, TOKEN_ISSUE_OP } from '@od/contracts';
+import { RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
 import type { AuthDeps } from './deps.ts';
@@ -22,20 +22,20 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const db = createDb(base.pool);
   try {
     const kv = await openCredentialsKv(base.nc, base.names);
-    const deps: AuthDeps = { db, kv, nc: base.nc, names: base.names, config, log: base.log };
+    const deps: AuthDeps = { db, kv, nc: base.nc, names: base.names, rpc: base.rpc, config, log: base.log };
     await Promise.all([republishAll(db, kv, base.log), warmSecrets()]);
     const list = credentialsByMerchant(deps);
-    base.serve({
-      [TOKEN_ISSUE_OP]: tokenIssue(deps),
-      [CREDENTIAL_OPS.create]: credentialsCreate(deps),
-      [CREDENTIAL_OPS.list]: list,
-      [CREDENTIAL_OPS.update]: credentialsUpdate(deps),
-      [CREDENTIAL_OPS.pause]: credentialsLifecycle(deps, 'pause'),
-      [CREDENTIAL_OPS.resume]: credentialsLifecycle(deps, 'resume'),
-      [CREDENTIAL_OPS.revoke]: credentialsLifecycle(deps, 'revoke'),
-      [CREDENTIAL_OPS.rotateWebhookSecret]: credentialsRotate(deps),
-      [INTERNAL_OPS.credentialsByMerchant]: list,
-      [INTERNAL_OPS.webhookSecrets]: webhookSecrets(deps),
+    base.serve(RPC.auth, {
+      tokenIssue: tokenIssue(deps),
+      create: credentialsCreate(deps),
+      list,
+      update: credentialsUpdate(deps),
+      pause: credentialsLifecycle(deps, 'pause'),
+      resume: credentialsLifecycle(deps, 'resume'),
+      revoke: credentialsLifecycle(deps, 'revoke'),
+      rotateWebhookSecret: credentialsRotate(deps),
+      credentialsByMerchant: list,
+      webhookSecrets: webhookSecrets(deps),
     });
   } catch (e) {
     await db.$disconnect().catch(() => {});

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { callRpcJson } from '@od/bus';
-import { names, SCOPES, type Scope } from '@od/contracts';
-import { requestToken, type TestStack } from '@od/testing';
+import type { RpcClient } from '@od/bus';
+import { type CallInput, type OpSpec, type ReplyOf, SCOPES, type Scope } from '@od/contracts';
+import { requestToken, type TestStack, testRpc } from '@od/testing';
 
 /** Helpers of the auth tests (HTTP only, as an integrator and the panel would). */
 export interface AuthTestKit {
@@ -22,13 +22,17 @@ export interface AuthTestKit {
   /** store + credential (all scopes unless given) */
   credential(scopes?: Scope[]): Promise<{ merchantId: string; clientId: string; clientSecret: string }>;
   token(clientId: string, clientSecret: string, gateway?: number): Promise<Response>;
-  rpc<T>(service: 'auth' | 'catalog', op: string, body: unknown): Promise<{ status: number; body: T }>;
+  /** a signed call as `as` (default the admin API through the gateway's key) */
+  rpc<O extends OpSpec>(
+    op: O,
+    body: CallInput<O>['body'],
+    as?: 'webhook' | 'feed',
+  ): Promise<{ status: number; body: ReplyOf<O> }>;
   close(): Promise<void>;
 }
 
 export async function authTestKit(stack: TestStack): Promise<AuthTestKit> {
   const nc = await connect({ servers: stack.config.NATS_URL });
-  const n = names(stack.config.NATS_PREFIX);
   const kit: AuthTestKit = {
     nc,
     async createStore() {
@@ -53,7 +57,15 @@ export async function authTestKit(stack: TestStack): Promise<AuthTestKit> {
       return { merchantId, clientId: r.json.clientId, clientSecret: r.json.clientSecret };
     },
     token: (clientId, clientSecret, gateway = 0) => requestToken(stack, clientId, clientSecret, gateway),
-    rpc: (service, op, body) => callRpcJson(nc, n.rpc(service, op), { traceId: randomUUID(), body }, 5000),
+    rpc: (op, body, as) => {
+      const client: RpcClient = testRpc(nc, stack.config, as ?? 'gateway');
+      const principal = as ? undefined : ({ kind: 'admin' } as const);
+      return client.callJson(op, { body } as CallInput<typeof op>, {
+        traceId: randomUUID(),
+        principal,
+        timeoutMs: 5000,
+      });
+    },
     close: () => nc.close(),
   };
   return kit;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '@od/config';
-import { CATALOG_OPS, INTERNAL_OPS } from '@od/contracts';
+import { RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { CatalogDb } from './db/catalog-db.ts';
 import { StoreCache } from './db/store-cache.ts';
@@ -50,14 +50,14 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     }
   };
   const deps: HandlerDeps = { db, cache, changed, now: () => new Date() };
-  base.serve({
-    [CATALOG_OPS.getMerchant]: getMerchant(deps),
-    [CATALOG_OPS.getMenus]: getMenus(deps),
-    [CATALOG_OPS.adminCreate]: adminCreate(deps),
-    [CATALOG_OPS.adminGet]: adminGet(deps),
-    [CATALOG_OPS.adminPatch]: adminPatch(deps),
-    [CATALOG_OPS.adminPutMenu]: adminPutMenu(deps),
-    [INTERNAL_OPS.merchantSnapshot]: merchantSnapshot(deps),
+  base.serve(RPC.catalog, {
+    getMerchant: getMerchant(deps),
+    getMenus: getMenus(deps),
+    adminCreate: adminCreate(deps),
+    adminGet: adminGet(deps),
+    adminPatch: adminPatch(deps),
+    adminPutMenu: adminPutMenu(deps),
+    merchantSnapshot: merchantSnapshot(deps),
   });
   return {
     async stop() {

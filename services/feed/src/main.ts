@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ensureOrderEventStream } from '@od/bus';
 import type { Config } from '@od/config';
-import { FEED_OPS, FEED_RETENTION_DAYS } from '@od/contracts';
+import { FEED_RETENTION_DAYS, RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { ensureFeedConsumer, startEventConsumer } from './consumer.ts';
 import { startCredentialSync } from './credentials-sync.ts';
@@ -24,10 +24,10 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   // credentials first (not required for correctness: a late credential is backfilled)
   const creds = await startCredentialSync(nc, n, pool, log);
   const consumer = await startEventConsumer(nc, n, pool, log);
-  base.serve({
-    [FEED_OPS.poll]: pollHandler(pool),
-    [FEED_OPS.ack]: ackHandler(pool),
-    [FEED_OPS.adminEvents]: adminEventsHandler(db),
+  base.serve(RPC.feed, {
+    poll: pollHandler(pool),
+    ack: ackHandler(pool),
+    adminEvents: adminEventsHandler(db),
   });
   const retention = async () => {
     try {

@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { CredentialsView } from '@od/bus';
+import type { CredentialsView, RpcClient } from '@od/bus';
 import type { Config } from '@od/config';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
@@ -20,6 +20,8 @@ export interface GatewayContext {
   config: Config;
   names: Names;
   nc: NatsConnection;
+  /** signed calls to the services, as the gateway (a front door) */
+  rpc: RpcClient;
   redis: Redis;
   credentials: CredentialsView;
   log: Logger;

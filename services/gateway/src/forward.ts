@@ -1,23 +1,23 @@
-import { callRpc, type RpcReply, RpcUnavailableError } from '@od/bus';
-import type { RpcRequest, ServiceName } from '@od/contracts';
-import { errors } from '@od/errors';
+import { RpcPayloadTooLargeError, type RpcReply, RpcUnavailableError } from '@od/bus';
+import type { CallInput, OpSpec, Principal } from '@od/contracts';
+import { errors, type HttpError } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from './context.ts';
 import { sendError } from './http/errors.ts';
 
 /**
  * Sends one HTTP request to its service over NATS and writes the reply as is: status from the
- * reply header, body bytes forwarded untouched (no re-parse on the hot path).
+ * reply header, body bytes forwarded untouched (no re-parse on the hot path). The op (from the
+ * contracts' catalogue) names its service; its input is typed by the op's schemas.
  */
-export async function forward(
+export async function forward<O extends OpSpec>(
   ctx: GatewayContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  service: ServiceName,
-  op: string,
-  rpc: Omit<RpcRequest, 'traceId' | 'auth'>,
+  op: O,
+  input: CallInput<O>,
 ): Promise<FastifyReply> {
-  const r = await rpcCall(ctx, request, service, op, rpc);
+  const r = await rpcCall(ctx, request, op, input);
   if (!r) return sendError(reply, errors.unavailable(request.id));
   return writeRpcReply(reply, r);
 }
@@ -32,24 +32,45 @@ export function writeRpcReply(reply: FastifyReply, r: RpcReply): FastifyReply {
     .send(Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
 }
 
-/** The RPC alone (for routes that post-process the answer). `undefined` = service unreachable. */
-export async function rpcCall(
+/**
+ * Whom the gateway vouches for: the bearer-checked credential on public routes, the admin on the
+ * admin listener (its token checked on every request), nobody yet on the token endpoint.
+ */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.auth) return { kind: 'credential', ...request.auth };
+  if (request.routeOptions.config?.family === 'admin') return { kind: 'admin' };
+  return { kind: 'anonymous' };
+}
+
+const enc = new TextEncoder();
+function errorReply(e: HttpError): RpcReply {
+  return { status: e.status, headers: e.headers ?? {}, body: enc.encode(JSON.stringify(e.body)) };
+}
+
+/**
+ * The RPC alone (for routes that post-process the answer), signed for the request's principal.
+ * `undefined` = service unreachable; a request too large for the bus answers 413.
+ */
+export async function rpcCall<O extends OpSpec>(
   ctx: GatewayContext,
   request: FastifyRequest,
-  service: ServiceName,
-  op: string,
-  rpc: Omit<RpcRequest, 'traceId' | 'auth'>,
-) {
+  op: O,
+  input: CallInput<O>,
+): Promise<RpcReply | undefined> {
   try {
-    return await callRpc(ctx.nc, ctx.names.rpc(service, op), {
-      ...rpc,
-      traceId: request.id,
-      auth: request.auth,
-    });
+    return await ctx.rpc.call(op, input, { traceId: request.id, principal: principalOf(request) });
   } catch (e) {
     if (e instanceof RpcUnavailableError) {
-      request.log.error({ service, op, err: e.message }, 'service unavailable');
+      request.log.error({ service: op.service, op: op.name, err: e.message }, 'service unavailable');
       return undefined;
+    }
+    if (e instanceof RpcPayloadTooLargeError) {
+      request.log.warn({ service: op.service, op: op.name, err: e.message }, 'request too large for the bus');
+      return errorReply(
+        request.routeOptions.config?.family === 'admin'
+          ? errors.admin(413, 'payload_too_large', 'A requisição excede o limite interno do barramento.')
+          : errors.payloadTooLarge(request.id),
+      );
     }
     throw e;
   }

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { connectBus, openCredentialsKv, watchCredentials } from '@od/bus';
+import { connectBus, createRpcClient, loadRpcKeys, openCredentialsKv, watchCredentials } from '@od/bus';
 import type { Config } from '@od/config';
 import { names } from '@od/contracts';
 import { createLogger } from '@od/logger';
@@ -33,6 +33,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     config,
     names: n,
     nc,
+    rpc: createRpcClient(nc, n, 'gateway', loadRpcKeys('gateway', config)),
     redis,
     credentials,
     log,

@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { callRpcJson, RpcUnavailableError } from '@od/bus';
+import { type RpcClient, RpcUnavailableError } from '@od/bus';
 import { type ActionResponse, INTERNAL_OPS, isGuid, type MerchantSnapshot, type Names } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
@@ -12,6 +12,8 @@ export interface OrdersDeps {
   pool: Pool;
   nc: NatsConnection;
   names: Names;
+  /** signed calls to other services (catalog's merchant snapshot) */
+  rpc: RpcClient;
   baseUrl: string;
   wake(): void;
   /** true when this process is the relay leader: in-process wake suffices, no NOTIFY needed */
@@ -62,11 +64,10 @@ export async function merchantSnapshot(
     new HttpException(errors.admin(404, 'merchant_not_found', 'Loja não encontrada.'));
   if (!isGuid(merchantId)) throw notFoundMerchant();
   try {
-    const r = await callRpcJson<MerchantSnapshot>(
-      deps.nc,
-      deps.names.rpc('catalog', INTERNAL_OPS.merchantSnapshot),
-      { traceId, body: { merchantId } },
-      5000,
+    const r = await deps.rpc.callJson(
+      INTERNAL_OPS.merchantSnapshot,
+      { body: { merchantId } },
+      { traceId, timeoutMs: 5000 },
     );
     if (r.status === 404) throw notFoundMerchant();
     if (r.status !== 200) throw new HttpException(errors.unavailable(traceId));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '@od/config';
-import { ORDER_OPS } from '@od/contracts';
+import { RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import type { OrdersDeps } from './core.ts';
 import { createDb } from './db/client.ts';
@@ -46,21 +46,22 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
     pool: base.pool,
     nc: base.nc,
     names: base.names,
+    rpc: base.rpc,
     baseUrl: config.PUBLIC_BASE_URL,
     wake: () => relay.wake(),
     leads: () => relay.isLeader(),
     afterCommit: opts.afterCommit,
   };
-  base.serve({
-    [ORDER_OPS.get]: getOrder(deps),
-    [ORDER_OPS.action]: publicAction(deps),
-    [ORDER_OPS.adminCreate]: adminCreate(deps),
-    [ORDER_OPS.adminGet]: adminGet(deps, createDb(base.pool)),
-    [ORDER_OPS.adminAction]: adminAction(deps),
-    [ORDER_OPS.adminPayment]: adminPayment(deps),
-    [ORDER_OPS.adminCancel]: adminCancel(deps),
-    [ORDER_OPS.adminEdit]: adminEdit(deps),
-    [ORDER_OPS.adminCourier]: adminCourier(deps),
+  base.serve(RPC.orders, {
+    get: getOrder(deps),
+    action: publicAction(deps),
+    adminCreate: adminCreate(deps),
+    adminGet: adminGet(deps, createDb(base.pool)),
+    adminAction: adminAction(deps),
+    adminPayment: adminPayment(deps),
+    adminCancel: adminCancel(deps),
+    adminEdit: adminEdit(deps),
+    adminCourier: adminCourier(deps),
   });
   return {
     relay,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openCredentialsKv, watchCredentials } from '@od/bus';
 import type { Config } from '@od/config';
-import { type CredentialRecord, WEBHOOK_OPS } from '@od/contracts';
+import { type CredentialRecord, RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
 import { backfillCredential, pruneOld } from './db/deliveries.ts';
@@ -32,7 +32,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const base = await startServiceBase('webhook', config, opts, { migrationsDir: MIGRATIONS, poolSize: 16 });
   const { log, nc, pool } = base;
   const db = createDb(pool);
-  const secrets = new SecretsSource(nc, base.names);
+  const secrets = new SecretsSource(base.rpc);
   const kv = await openCredentialsKv(nc, base.names);
   let onCredential: (rec: CredentialRecord) => void = () => {};
   const credentials = await watchCredentials(kv, log, (rec) => {
@@ -54,12 +54,12 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     perClientCap: PER_URL_CAP,
   });
   const ctx: HandlerContext = { pool, db, credentials, wake: () => dispatcher.wake() };
-  base.serve({
-    [WEBHOOK_OPS.attempts]: attemptsHandler(ctx),
-    [WEBHOOK_OPS.deliveries]: deliveriesHandler(ctx),
-    [WEBHOOK_OPS.status]: statusHandler(ctx),
-    [WEBHOOK_OPS.resend]: resendHandler(ctx),
-    [WEBHOOK_OPS.clearQueue]: clearQueueHandler(ctx),
+  base.serve(RPC.webhook, {
+    attempts: attemptsHandler(ctx),
+    deliveries: deliveriesHandler(ctx),
+    status: statusHandler(ctx),
+    resend: resendHandler(ctx),
+    clearQueue: clearQueueHandler(ctx),
   });
   const intake = await startIntake({
     nc,

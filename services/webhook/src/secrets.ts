@@ -1,6 +1,5 @@
-import type { NatsConnection } from '@nats-io/transport-node';
-import { callRpcJson, RpcUnavailableError } from '@od/bus';
-import { INTERNAL_OPS, type Names } from '@od/contracts';
+import { type RpcClient, RpcUnavailableError } from '@od/bus';
+import { INTERNAL_OPS } from '@od/contracts';
 
 /** Thrown when auth cannot be asked right now: the attempt is postponed, not counted. */
 export class SecretsUnavailableError extends Error {}
@@ -15,8 +14,7 @@ export class SecretsSource {
   private inflight = new Map<string, Promise<string[] | null>>();
 
   constructor(
-    private nc: NatsConnection,
-    private names: Names,
+    private rpc: RpcClient,
     private ttlMs = 1_000,
   ) {}
 
@@ -38,11 +36,10 @@ export class SecretsSource {
   private async fetch(clientId: string, traceId: string): Promise<string[] | null> {
     let r: { status: number; body: { secrets?: unknown } };
     try {
-      r = await callRpcJson<{ secrets?: unknown }>(
-        this.nc,
-        this.names.rpc('auth', INTERNAL_OPS.webhookSecrets),
-        { traceId, body: { clientId } },
-        3_000,
+      r = await this.rpc.callJson(
+        INTERNAL_OPS.webhookSecrets,
+        { body: { clientId } },
+        { traceId, timeoutMs: 3_000 },
       );
     } catch (e) {
       if (e instanceof RpcUnavailableError) throw new SecretsUnavailableError('auth unavailable');

@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { serveRpc } from '@od/bus';
+import { loadRpcKeys, serveOp } from '@od/bus';
 import {
   type CredentialRecord,
   type EventEnvelope,
@@ -48,15 +48,16 @@ export async function startWebhookStack(opts: StackOptions = {}): Promise<Webhoo
   const nc = await connect({ servers: stack.config.NATS_URL });
   const n = names(stack.config.NATS_PREFIX);
   const secrets = new Map<string, string[]>();
-  const sub = serveRpc(
+  const op = INTERNAL_OPS.webhookSecrets;
+  const sub = serveOp(
     nc,
-    n.rpc('auth', INTERNAL_OPS.webhookSecrets),
-    'auth',
+    n.rpc(op.service, op.name),
+    op,
     (req) => {
-      const s = secrets.get((req.body as { clientId: string }).clientId);
+      const s = secrets.get(req.body.clientId);
       return s ? { status: 200, body: { secrets: s } } : { status: 404, body: { error: 'not_found' } };
     },
-    createLogger('stand-in-auth', 'silent'),
+    { queue: 'auth', log: createLogger('stand-in-auth', 'silent'), keys: loadRpcKeys('auth', stack.config) },
   );
   const js = jetstream(nc);
   const seq = new Map<string, number>();

@@ -1,5 +1,12 @@
-import { callRpc, type RpcHandler, RpcUnavailableError } from '@od/bus';
-import { type CredentialChange, createCredentialBodySchema, INTERNAL_OPS, isGuid } from '@od/contracts';
+import { RpcUnavailableError } from '@od/bus';
+import {
+  type CREDENTIAL_OPS,
+  type CredentialChange,
+  createCredentialBodySchema,
+  INTERNAL_OPS,
+  isGuid,
+  type OpHandler,
+} from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import { toRecord } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
@@ -10,16 +17,15 @@ import {
   hashSecret,
 } from '../domain/secrets.ts';
 import { publishRecord } from '../publish.ts';
-import { merchantNotFound, parseBody, str } from './replies.ts';
+import { merchantNotFound, parseBody } from './replies.ts';
 
 /** Asks catalog whether the store exists: 404 -> merchant_not_found, no answer -> 503. */
 async function assertMerchantExists(deps: AuthDeps, merchantId: string, traceId: string): Promise<void> {
   try {
-    const r = await callRpc(
-      deps.nc,
-      deps.names.rpc('catalog', INTERNAL_OPS.merchantSnapshot),
-      { traceId, body: { merchantId } },
-      5000,
+    const r = await deps.rpc.call(
+      INTERNAL_OPS.merchantSnapshot,
+      { body: { merchantId } },
+      { traceId, timeoutMs: 5000 },
     );
     if (r.status === 200) return;
     if (r.status === 404) throw merchantNotFound();
@@ -33,10 +39,10 @@ async function assertMerchantExists(deps: AuthDeps, merchantId: string, traceId:
 }
 
 /** credentials.create { merchantId, body } -> 201 CredentialChange with clientSecret and webhookSecret */
-export function credentialsCreate(deps: AuthDeps): RpcHandler {
+export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_OPS.create> {
   return async (req) => {
-    const payload = (req.body ?? {}) as Record<string, unknown>;
-    const merchantId = str(payload.merchantId);
+    const payload = req.body;
+    const merchantId = payload.merchantId;
     if (!isGuid(merchantId)) throw merchantNotFound();
     const body = parseBody(createCredentialBodySchema, payload.body);
     await assertMerchantExists(deps, merchantId.toLowerCase(), req.traceId);

@@ -1,18 +1,20 @@
-import type { RpcHandler } from '@od/bus';
-import type { CredentialChange } from '@od/contracts';
+import type { CREDENTIAL_OPS, CredentialChange, OpHandler } from '@od/contracts';
 import { toRecord, withLockedCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import { isRuleError, type Lifecycle, nextStatus } from '../domain/rules.ts';
 import { publishRecord } from '../publish.ts';
-import { credentialNotFound, ruleError, str } from './replies.ts';
+import { credentialNotFound, ruleError } from './replies.ts';
 
 /**
  * credentials.pause | resume | revoke { clientId } -> 200 CredentialChange. The record is published
  * while the row is locked; the reply's revision lets the gateway wait until every replica sees it.
  */
-export function credentialsLifecycle(deps: AuthDeps, action: Lifecycle): RpcHandler {
+export function credentialsLifecycle(
+  deps: AuthDeps,
+  action: Lifecycle,
+): OpHandler<typeof CREDENTIAL_OPS.pause> {
   return async (req) => {
-    const clientId = str((req.body as Record<string, unknown> | undefined)?.clientId);
+    const clientId = req.body.clientId;
     const change = await withLockedCredential(deps.db, clientId, async (tx, row) => {
       const status = nextStatus(row.status as 'ACTIVE', action);
       if (isRuleError(status)) throw ruleError(status);

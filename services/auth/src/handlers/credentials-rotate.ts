@@ -1,18 +1,22 @@
-import type { RpcHandler } from '@od/bus';
-import { type CredentialChange, WEBHOOK_SECRET_OVERLAP_MS } from '@od/contracts';
+import {
+  type CREDENTIAL_OPS,
+  type CredentialChange,
+  type OpHandler,
+  WEBHOOK_SECRET_OVERLAP_MS,
+} from '@od/contracts';
 import { rotateWebhookSecret, toRecord, withLockedCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import { generateWebhookSecret } from '../domain/secrets.ts';
 import { publishRecord } from '../publish.ts';
-import { credentialNotFound, credentialRevoked, noWebhookUrl, str } from './replies.ts';
+import { credentialNotFound, credentialRevoked, noWebhookUrl } from './replies.ts';
 
 /**
  * credentials.rotateWebhookSecret { clientId } -> 200 CredentialChange with the new webhookSecret;
  * the previous secret stays valid for 24 hours (both are signed with meanwhile).
  */
-export function credentialsRotate(deps: AuthDeps): RpcHandler {
+export function credentialsRotate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_OPS.rotateWebhookSecret> {
   return async (req) => {
-    const clientId = str((req.body as Record<string, unknown> | undefined)?.clientId);
+    const clientId = req.body.clientId;
     const change = await withLockedCredential(deps.db, clientId, async (tx, row) => {
       if (row.status === 'REVOKED') throw credentialRevoked();
       if (!row.webhookUrl) throw noWebhookUrl();

@@ -1,20 +1,24 @@
-import type { RpcHandler } from '@od/bus';
-import { type CredentialChange, updateCredentialBodySchema } from '@od/contracts';
+import {
+  type CREDENTIAL_OPS,
+  type CredentialChange,
+  type OpHandler,
+  updateCredentialBodySchema,
+} from '@od/contracts';
 import { replaceWebhookSecrets, toRecord, withLockedCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import { applyUpdate, isRuleError } from '../domain/rules.ts';
 import { generateWebhookSecret } from '../domain/secrets.ts';
 import { publishRecord } from '../publish.ts';
-import { credentialNotFound, parseBody, ruleError, str } from './replies.ts';
+import { credentialNotFound, parseBody, ruleError } from './replies.ts';
 
 /**
  * credentials.update { clientId, body } -> 200 CredentialChange. Saving `webhookUrl` drops the old
  * webhook secrets and returns a new one (`webhookSecret`). Scopes are not editable.
  */
-export function credentialsUpdate(deps: AuthDeps): RpcHandler {
+export function credentialsUpdate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_OPS.update> {
   return async (req) => {
-    const payload = (req.body ?? {}) as Record<string, unknown>;
-    const clientId = str(payload.clientId);
+    const payload = req.body;
+    const clientId = payload.clientId;
     const patch = parseBody(updateCredentialBodySchema, payload.body);
     const change = await withLockedCredential(deps.db, clientId, async (tx, row) => {
       const r = applyUpdate(

@@ -1,26 +1,28 @@
-import type { RpcHandler } from '@od/bus';
-import { CLIENT_ID_PATTERN, TOKEN_TTL_SECONDS, type TokenResponse } from '@od/contracts';
+import {
+  CLIENT_ID_PATTERN,
+  type OpHandler,
+  type TOKEN_ISSUE_OP,
+  TOKEN_TTL_SECONDS,
+  type TokenResponse,
+} from '@od/contracts';
 import { errors } from '@od/errors';
 import { createSigner } from 'fast-jwt';
 import { findCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import { verifySecret } from '../domain/secrets.ts';
-import { str } from './replies.ts';
 
 /**
  * token.issue { clientId, clientSecret } -> 200 token response | 401 invalid_client.
  * Unknown client, wrong secret, paused or revoked answer the same, after the same scrypt work.
  */
-export function tokenIssue(deps: AuthDeps): RpcHandler {
+export function tokenIssue(deps: AuthDeps): OpHandler<typeof TOKEN_ISSUE_OP> {
   const sign = createSigner({
     key: deps.config.JWT_SECRET,
     algorithm: 'HS256',
     expiresIn: TOKEN_TTL_SECONDS * 1000,
   });
   return async (req) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const clientId = str(body.clientId);
-    const clientSecret = str(body.clientSecret);
+    const { clientId, clientSecret } = req.body;
     const row = CLIENT_ID_PATTERN.test(clientId) ? await findCredential(deps.db, clientId) : null;
     const ok = await verifySecret(clientSecret, row?.secretHash);
     if (!ok || !row || row.status !== 'ACTIVE') return errors.invalidClient();

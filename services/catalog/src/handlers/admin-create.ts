@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RpcHandler } from '@od/bus';
-import { merchantCreateSchema } from '@od/contracts';
+import { type CATALOG_OPS, merchantCreateSchema, type OpHandler } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import { emptyMenu } from '../domain/menu.ts';
 import { adminMerchant, newStore } from '../domain/merchant.ts';
@@ -8,7 +7,7 @@ import { type HandlerDeps, parseAdmin } from './common.ts';
 
 /** POST /admin/v1/merchants: a store with its empty menu -> 201 Merchant + test. */
 export const adminCreate =
-  ({ db, now }: HandlerDeps): RpcHandler =>
+  ({ db, now }: HandlerDeps): OpHandler<typeof CATALOG_OPS.adminCreate> =>
   async (req) => {
     const input = parseAdmin(merchantCreateSchema, req.body, 'Estabelecimento inválido.');
     const state = newStore(

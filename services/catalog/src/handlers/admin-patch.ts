@@ -1,11 +1,10 @@
-import type { RpcHandler } from '@od/bus';
-import { merchantPatchSchema } from '@od/contracts';
+import { type CATALOG_OPS, merchantPatchSchema, type OpHandler } from '@od/contracts';
 import { adminMerchant, patchStore } from '../domain/merchant.ts';
 import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './common.ts';
 
 /** PATCH /admin/v1/merchants/{merchantId}: edit store fields -> 200 Merchant + test. */
 export const adminPatch =
-  ({ db, now, changed }: HandlerDeps): RpcHandler =>
+  ({ db, now, changed }: HandlerDeps): OpHandler<typeof CATALOG_OPS.adminPatch> =>
   async (req) => {
     const id = adminMerchantId(req);
     const patch = parseAdmin(merchantPatchSchema, req.body ?? {}, 'Alteração inválida.');

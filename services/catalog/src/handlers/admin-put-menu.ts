@@ -1,5 +1,4 @@
-import type { RpcHandler } from '@od/bus';
-import { menuInputSchema } from '@od/contracts';
+import { type CATALOG_OPS, menuInputSchema, type OpHandler } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import { renderMenu } from '../domain/menu.ts';
 import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './common.ts';
@@ -9,7 +8,7 @@ import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './
  * or the public form (an array holding it). Answers 200 with the menu as served.
  */
 export const adminPutMenu =
-  ({ db, now, changed }: HandlerDeps): RpcHandler =>
+  ({ db, now, changed }: HandlerDeps): OpHandler<typeof CATALOG_OPS.adminPutMenu> =>
   async (req) => {
     const id = adminMerchantId(req);
     let body = req.body;

@@ -1,4 +1,4 @@
-import { isGuid, type RpcRequest } from '@od/contracts';
+import { isGuid, type ServedRequest } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import type { z } from 'zod';
 import type { CatalogDb } from '../db/catalog-db.ts';
@@ -22,16 +22,16 @@ export function parseAdmin<S extends z.ZodType>(schema: S, body: unknown, messag
 }
 
 /** The store of a public request: the path's merchantId, which must be the credential's (else 404). */
-export function ownMerchantId(req: RpcRequest): string {
-  const id = req.params?.merchantId;
+export function ownMerchantId(req: ServedRequest<{ merchantId: string }>): string {
+  const id = req.params.merchantId;
   if (!isGuid(id) || !req.auth || id.toLowerCase() !== req.auth.merchantId.toLowerCase())
     throw new HttpException(errors.notFound(req.traceId));
   return id.toLowerCase();
 }
 
 /** The store of an admin request: a GUID path param (else 404 not_found). */
-export function adminMerchantId(req: RpcRequest): string {
-  const id = req.params?.merchantId;
+export function adminMerchantId(req: ServedRequest<{ merchantId: string }>): string {
+  const id = req.params.merchantId;
   if (!isGuid(id)) throw new HttpException(errors.adminNotFound('Estabelecimento'));
   return id.toLowerCase();
 }

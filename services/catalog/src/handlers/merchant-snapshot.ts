@@ -1,11 +1,10 @@
-import type { RpcHandler } from '@od/bus';
-import { isGuid } from '@od/contracts';
+import { type CATALOG_OPS, isGuid, type OpHandler } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { HandlerDeps } from './common.ts';
 
 /** internal.merchantSnapshot: body { merchantId } -> 200 MerchantSnapshot | 404. */
 export const merchantSnapshot =
-  ({ cache }: HandlerDeps): RpcHandler<{ merchantId?: unknown }> =>
+  ({ cache }: HandlerDeps): OpHandler<typeof CATALOG_OPS.merchantSnapshot> =>
   async (req) => {
     const id = req.body?.merchantId;
     if (!isGuid(id)) return errors.adminNotFound('Estabelecimento');

@@ -1,5 +1,4 @@
-import type { RpcRequest, RpcResult } from '@od/contracts';
-import { ACK_MAX_ENTRIES } from '@od/contracts';
+import { ACK_MAX_ENTRIES, type FEED_OPS, type RequestOf, type RpcResult } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import { ackEvents } from '../db/queries.ts';
@@ -8,7 +7,7 @@ import { ackIds } from '../domain/rules.ts';
 /** POST /v1/events/acknowledgment -> 202 { acknowledged: entries this call acknowledged }. */
 export const ackHandler =
   (pool: Pool) =>
-  async (req: RpcRequest): Promise<RpcResult> => {
+  async (req: RequestOf<typeof FEED_OPS.ack>): Promise<RpcResult> => {
     const clientId = req.auth?.clientId;
     if (!clientId) throw new HttpException(errors.unauthenticated());
     const ids = ackIds(req.body);

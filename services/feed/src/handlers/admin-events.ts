@@ -1,4 +1,4 @@
-import type { AdminFeedEntry, AdminFeedPage, RpcRequest, RpcResult } from '@od/contracts';
+import type { AdminFeedEntry, AdminFeedPage, FEED_OPS, RequestOf, RpcResult } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { Db } from '../db/client.ts';
 
@@ -15,8 +15,8 @@ const intIn = (raw: unknown, min: number, max: number): number | undefined => {
  */
 export const adminEventsHandler =
   (db: Db) =>
-  async (req: RpcRequest): Promise<RpcResult> => {
-    const clientId = String(req.params?.clientId ?? '');
+  async (req: RequestOf<typeof FEED_OPS.adminEvents>): Promise<RpcResult> => {
+    const clientId = req.params.clientId;
     const q = req.query ?? {};
     const limit = q.limit === undefined ? 50 : intIn(q.limit, 1, 500);
     const before = q.before === undefined ? undefined : intIn(q.before, 1, Number.MAX_SAFE_INTEGER);

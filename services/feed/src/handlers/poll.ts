@@ -1,4 +1,4 @@
-import type { RpcRequest, RpcResult } from '@od/contracts';
+import type { FEED_OPS, RequestOf, RpcResult } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import { pollFeed } from '../db/queries.ts';
@@ -7,7 +7,7 @@ import { pollLimit } from '../domain/rules.ts';
 /** GET /v1/events:polling: the credential's oldest pending envelopes, bytes built by PostgreSQL. */
 export const pollHandler =
   (pool: Pool) =>
-  async (req: RpcRequest): Promise<RpcResult> => {
+  async (req: RequestOf<typeof FEED_OPS.poll>): Promise<RpcResult> => {
     const clientId = req.auth?.clientId;
     if (!clientId) throw new HttpException(errors.unauthenticated());
     const limit = pollLimit(req.query?.limit);

@@ -1,4 +1,5 @@
 import {
+  type CallInput,
   CREDENTIAL_OPS,
   type CredentialChange,
   type CredentialRecord,
@@ -20,16 +21,16 @@ const clientParams = z.object({ clientId: z.string() });
  * Calls an auth credential op. Non-2xx replies (admin error bodies) are forwarded untouched; on
  * success the KV revision is awaited at every gateway replica, then `shape` builds the HTTP body.
  */
-async function change(
+async function change<O extends AuthBodyOp>(
   ctx: GatewayContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  op: string,
-  body: unknown,
+  op: O,
+  body: CallInput<O>['body'],
   shape: (c: CredentialChange) => unknown,
   secrets = false,
 ) {
-  const r = await rpcCall(ctx, request, 'auth', op, { body });
+  const r = await rpcCall(ctx, request, op, { body } as CallInput<O>);
   if (!r) return sendError(reply, errors.unavailable(request.id));
   const text = new TextDecoder().decode(r.body);
   if (r.status < 200 || r.status >= 300) {
@@ -41,6 +42,8 @@ async function change(
   if (secrets) reply.header('Cache-Control', 'no-store');
   return reply.code(r.status).send(shape(c));
 }
+
+type AuthBodyOp = (typeof CREDENTIAL_OPS)[Exclude<keyof typeof CREDENTIAL_OPS, 'list'>];
 
 const view = (c: CredentialRecord) => ({ ...c });
 
@@ -70,7 +73,7 @@ export const credentialAdminRoutes: RouteModule = (app, ctx) => {
     '/admin/v1/merchants/:merchantId/credentials',
     { schema: { params: merchantParams } },
     async (request, reply) => {
-      const r = await rpcCall(ctx, request, 'auth', CREDENTIAL_OPS.list, {
+      const r = await rpcCall(ctx, request, CREDENTIAL_OPS.list, {
         body: { merchantId: request.params.merchantId },
       });
       if (!r) return sendError(reply, errors.unavailable(request.id));

@@ -23,9 +23,9 @@ export const feedAdminRoutes: RouteModule = (app, ctx) => {
       },
     },
     async (request, reply) =>
-      forward(ctx, request, reply, 'feed', FEED_OPS.adminEvents, {
-        params: request.params as Record<string, string>,
-        query: request.query as Record<string, unknown>,
+      forward(ctx, request, reply, FEED_OPS.adminEvents, {
+        params: request.params,
+        query: request.query,
       }),
   );
 };

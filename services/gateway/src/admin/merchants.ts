@@ -1,5 +1,4 @@
 import { CATALOG_OPS, merchantCreateSchema, merchantPatchSchema } from '@od/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
@@ -14,19 +13,19 @@ const params = z.object({ merchantId: z.string() });
  * 400 form.
  */
 export const merchantAdminRoutes: RouteModule = (app, ctx) => {
-  const pass =
-    (op: string) => (request: FastifyRequest<{ Params?: Record<string, string> }>, reply: FastifyReply) =>
-      forward(ctx, request, reply, 'catalog', op, {
-        params: request.params as Record<string, string> | undefined,
-        body: request.body,
-      });
-
-  app.post('/admin/v1/merchants', { schema: { body: merchantCreateSchema } }, pass(CATALOG_OPS.adminCreate));
-  app.get('/admin/v1/merchants/:merchantId', { schema: { params } }, pass(CATALOG_OPS.adminGet));
+  app.post('/admin/v1/merchants', { schema: { body: merchantCreateSchema } }, (request, reply) =>
+    forward(ctx, request, reply, CATALOG_OPS.adminCreate, { body: request.body }),
+  );
+  app.get('/admin/v1/merchants/:merchantId', { schema: { params } }, (request, reply) =>
+    forward(ctx, request, reply, CATALOG_OPS.adminGet, { params: request.params }),
+  );
   app.patch(
     '/admin/v1/merchants/:merchantId',
     { schema: { params, body: merchantPatchSchema } },
-    pass(CATALOG_OPS.adminPatch),
+    (request, reply) =>
+      forward(ctx, request, reply, CATALOG_OPS.adminPatch, { params: request.params, body: request.body }),
   );
-  app.put('/admin/v1/merchants/:merchantId/menu', { schema: { params } }, pass(CATALOG_OPS.adminPutMenu));
+  app.put('/admin/v1/merchants/:merchantId/menu', { schema: { params } }, (request, reply) =>
+    forward(ctx, request, reply, CATALOG_OPS.adminPutMenu, { params: request.params, body: request.body }),
+  );
 };

@@ -15,19 +15,17 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
     const { merchantId } = request.params as { merchantId: string };
     const r = await ctx.idempotency.run(request, canonicalJson(request.body ?? null), async (headers) => {
       const rpc = { params: { merchantId }, body: request.body, headers };
-      return (
-        (await rpcCall(ctx, request, 'orders', ORDER_OPS.adminCreate, rpc)) ?? unavailableReply(request.id)
-      );
+      return (await rpcCall(ctx, request, ORDER_OPS.adminCreate, rpc)) ?? unavailableReply(request.id);
     });
     return writeRpcReply(reply, r);
   });
   app.get('/admin/v1/orders/:orderId', (request, reply) =>
-    forward(ctx, request, reply, 'orders', ORDER_OPS.adminGet, {
+    forward(ctx, request, reply, ORDER_OPS.adminGet, {
       params: { orderId: (request.params as P).orderId },
     }),
   );
   app.patch('/admin/v1/orders/:orderId', (request, reply) =>
-    forward(ctx, request, reply, 'orders', ORDER_OPS.adminEdit, {
+    forward(ctx, request, reply, ORDER_OPS.adminEdit, {
       params: { orderId: (request.params as P).orderId },
       body: request.body,
     }),
@@ -39,7 +37,7 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
   };
   for (const [path, op] of Object.entries(ops)) {
     app.post(`/admin/v1/orders/:orderId/${path}`, (request, reply) =>
-      forward(ctx, request, reply, 'orders', op, {
+      forward(ctx, request, reply, op, {
         params: { orderId: (request.params as P).orderId },
         body: request.body,
       }),
@@ -47,7 +45,7 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
   }
   for (const name of ORDER_ACTIONS) {
     app.post(`/admin/v1/orders/:orderId/${name}`, (request, reply) =>
-      forward(ctx, request, reply, 'orders', ORDER_OPS.adminAction, {
+      forward(ctx, request, reply, ORDER_OPS.adminAction, {
         params: { orderId: (request.params as P).orderId, action: name },
         body: request.body,
       }),

@@ -21,7 +21,7 @@ export const webhookAdminRoutes: RouteModule = (app, ctx) => {
     '/admin/v1/credentials/:clientId/webhook-attempts',
     { schema: { params: clientParams, querystring: pageQuery } },
     (request, reply) =>
-      forward(ctx, request, reply, 'webhook', WEBHOOK_OPS.attempts, {
+      forward(ctx, request, reply, WEBHOOK_OPS.attempts, {
         params: request.params,
         query: request.query,
       }),
@@ -30,24 +30,22 @@ export const webhookAdminRoutes: RouteModule = (app, ctx) => {
     '/admin/v1/credentials/:clientId/webhook-deliveries',
     { schema: { params: clientParams, querystring: deliveriesQuery } },
     (request, reply) =>
-      forward(ctx, request, reply, 'webhook', WEBHOOK_OPS.deliveries, {
+      forward(ctx, request, reply, WEBHOOK_OPS.deliveries, {
         params: request.params,
         query: request.query,
       }),
   );
   app.get('/admin/v1/credentials/:clientId/webhook', { schema: { params: clientParams } }, (request, reply) =>
-    forward(ctx, request, reply, 'webhook', WEBHOOK_OPS.status, { params: request.params }),
+    forward(ctx, request, reply, WEBHOOK_OPS.status, { params: request.params }),
   );
   app.post(
     '/admin/v1/credentials/:clientId/events/:eventId/resend',
     { schema: { params: eventParams } },
-    (request, reply) =>
-      forward(ctx, request, reply, 'webhook', WEBHOOK_OPS.resend, { params: request.params }),
+    (request, reply) => forward(ctx, request, reply, WEBHOOK_OPS.resend, { params: request.params }),
   );
   app.post(
     '/admin/v1/credentials/:clientId/webhook-queue/clear',
     { schema: { params: clientParams } },
-    (request, reply) =>
-      forward(ctx, request, reply, 'webhook', WEBHOOK_OPS.clearQueue, { params: request.params }),
+    (request, reply) => forward(ctx, request, reply, WEBHOOK_OPS.clearQueue, { params: request.params }),
   );
 };

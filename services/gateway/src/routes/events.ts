@@ -30,7 +30,7 @@ const businessError = z.object({ error: z.string(), message: z.string() });
 export const eventRoutes: RouteModule = (app, ctx) => {
   const poll = async (request: FastifyRequest, reply: FastifyReply) => {
     const { limit } = request.query as { limit?: number };
-    return forward(ctx, request, reply, 'feed', FEED_OPS.poll, {
+    return forward(ctx, request, reply, FEED_OPS.poll, {
       query: { limit: limit ?? POLL_LIMIT_DEFAULT },
     });
   };
@@ -66,6 +66,6 @@ export const eventRoutes: RouteModule = (app, ctx) => {
       },
       preHandler: bearer(ctx, 'orders:read'),
     },
-    async (request, reply) => forward(ctx, request, reply, 'feed', FEED_OPS.ack, { body: request.body }),
+    async (request, reply) => forward(ctx, request, reply, FEED_OPS.ack, { body: request.body }),
   );
 };

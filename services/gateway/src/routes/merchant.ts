@@ -17,12 +17,14 @@ const businessError = z.object({ error: z.string(), message: z.string() });
  * ProblemDetails, decided here without a round trip and again by the service.
  */
 export const merchantRoutes: RouteModule = (app, ctx) => {
-  const read = (op: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const { merchantId } = request.params as { merchantId: string };
-    if (!request.auth || merchantId.toLowerCase() !== request.auth.merchantId.toLowerCase())
-      return sendError(reply, errors.notFound(request.id));
-    return forward(ctx, request, reply, 'catalog', op, { params: { merchantId } });
-  };
+  const read =
+    (op: (typeof CATALOG_OPS)['getMerchant' | 'getMenus']) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const { merchantId } = request.params as { merchantId: string };
+      if (!request.auth || merchantId.toLowerCase() !== request.auth.merchantId.toLowerCase())
+        return sendError(reply, errors.notFound(request.id));
+      return forward(ctx, request, reply, op, { params: { merchantId } });
+    };
 
   app.get(
     '/v1/merchant/:merchantId',

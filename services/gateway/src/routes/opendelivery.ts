@@ -10,7 +10,7 @@ import { installOpenDeliveryProfile, ORDERING_APP_VERSIONS } from '../profile/op
  */
 export const openDeliveryRoutes: RouteModule = (app, ctx) => {
   installOpenDeliveryProfile(app as unknown as FastifyInstance, ctx, async (request, ids) => {
-    const r = await rpcCall(ctx, request, 'feed', FEED_OPS.ack, { body: ids.map((id) => ({ id })) });
+    const r = await rpcCall(ctx, request, FEED_OPS.ack, { body: ids.map((id) => ({ id })) });
     if (!r || r.status >= 300)
       request.log.warn({ status: r?.status }, 'auto-acknowledgment failed; the events come back');
   });

@@ -1,5 +1,5 @@
 import type { RpcReply } from '@od/bus';
-import { GUID_PATTERN, ORDER_ACTIONS, ORDER_OPS } from '@od/contracts';
+import { GUID_PATTERN, ORDER_ACTIONS, ORDER_OPS, type OrderAction } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -33,7 +33,7 @@ export function unavailableReply(traceId: string): RpcReply {
  * Runs one lifecycle action through Idempotency-Key (per credential) and the orders service.
  * Only requestCancellation reads its body (`{ reason?, code? }`); other actions ignore any body.
  */
-async function action(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, name: string) {
+async function action(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, name: OrderAction) {
   const { orderId } = request.params as { orderId: string };
   let body: unknown;
   let canonical = '';
@@ -54,7 +54,7 @@ async function action(ctx: GatewayContext, request: FastifyRequest, reply: Fasti
     request,
     fingerprint,
     async (headers) =>
-      (await rpcCall(ctx, request, 'orders', ORDER_OPS.action, {
+      (await rpcCall(ctx, request, ORDER_OPS.action, {
         params: { orderId, action: name },
         body,
         headers,
@@ -72,7 +72,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
       preHandler: bearer(ctx, 'orders:read'),
     },
     (request, reply) =>
-      forward(ctx, request, reply, 'orders', ORDER_OPS.get, { params: { orderId: request.params.orderId } }),
+      forward(ctx, request, reply, ORDER_OPS.get, { params: { orderId: request.params.orderId } }),
   );
   // actions accept any (or no) body: requestCancellation parses its optional JSON itself
   app.register(async (sub) => {

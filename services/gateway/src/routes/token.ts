@@ -55,7 +55,7 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
             : errors.tokenInvalidRequest(parsed.description),
         );
       }
-      const r = await rpcCall(ctx, request, 'auth', TOKEN_ISSUE_OP, {
+      const r = await rpcCall(ctx, request, TOKEN_ISSUE_OP, {
         body: { clientId: parsed.clientId, clientSecret: parsed.clientSecret },
       });
       if (!r) return sendError(reply, errors.unavailable(request.id));

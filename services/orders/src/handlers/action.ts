@@ -1,11 +1,10 @@
-import type { RpcHandler } from '@od/bus';
 import {
   type Actor,
   DEFAULT_CANCELLATION_REASON,
   MAX_CANCELLATION_REASON,
-  ORDER_ACTIONS,
-  type OrderAction,
-  type RpcRequest,
+  type OpHandler,
+  type ORDER_OPS,
+  type RequestOf,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import { notFound, type OrdersDeps, transitionPlan } from '../core.ts';
@@ -42,13 +41,11 @@ export function cancellationOf(
 
 async function runAction(
   deps: OrdersDeps,
-  req: RpcRequest,
+  req: RequestOf<typeof ORDER_OPS.action>,
   actor: Actor,
   scope: { merchantId?: string; hidePendingPayment: boolean },
 ) {
-  const orderId = req.params?.orderId ?? '';
-  const action = req.params?.action as OrderAction;
-  if (!ORDER_ACTIONS.includes(action)) return errors.notFound(req.traceId);
+  const { orderId, action } = req.params;
   const cancellation =
     action === 'requestCancellation'
       ? cancellationOf(req.body, req.traceId, actor.kind === 'PANEL')
@@ -62,7 +59,7 @@ async function runAction(
 }
 
 /** `action` (POST /v1/orders/{orderId}/{action}): actor = the credential; other stores' orders 404. */
-export function publicAction(deps: OrdersDeps): RpcHandler {
+export function publicAction(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.action> {
   return async (req) => {
     if (!req.auth) throw notFound();
     return runAction(
@@ -78,6 +75,6 @@ export function publicAction(deps: OrdersDeps): RpcHandler {
 }
 
 /** `admin.action` (panel click): same rules, actor PANEL; unpaid orders are visible (422). */
-export function adminAction(deps: OrdersDeps): RpcHandler {
+export function adminAction(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminAction> {
   return (req) => runAction(deps, req, { kind: 'PANEL' }, { hidePendingPayment: false });
 }

@@ -1,5 +1,4 @@
-import type { RpcHandler } from '@od/bus';
-import { cancelSchema } from '@od/contracts';
+import { cancelSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { type OrdersDeps, transitionPlan } from '../core.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
@@ -14,7 +13,7 @@ const DEFAULT_REASON = {
  * `admin.cancel` `{ by: CUSTOMER | MERCHANT, reason? }`: cancellation from the panel or by the
  * customer, from any non-final state (see state-machine.ts for DONE: 422).
  */
-export function adminCancel(deps: OrdersDeps): RpcHandler {
+export function adminCancel(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCancel> {
   return async (req) => {
     const parsed = cancelSchema.safeParse(req.body ?? {});
     if (!parsed.success)

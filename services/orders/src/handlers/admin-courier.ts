@@ -1,5 +1,4 @@
-import type { RpcHandler } from '@od/bus';
-import { courierUpdateSchema } from '@od/contracts';
+import { courierUpdateSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
 import { idemOf, writeOrder } from '../write.ts';
@@ -12,7 +11,7 @@ const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
  * (every key present, null when not given). The situation does not change. Not for INDOOR orders,
  * nor for unpaid or cancelled ones (422 invalid_transition).
  */
-export function adminCourier(deps: OrdersDeps): RpcHandler {
+export function adminCourier(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCourier> {
   return async (req) => {
     const parsed = courierUpdateSchema.safeParse(req.body ?? {});
     if (!parsed.success)

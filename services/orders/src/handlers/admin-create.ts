@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RpcHandler } from '@od/bus';
-import { orderIntakeSchema } from '@od/contracts';
+import { type OpHandler, type ORDER_OPS, orderIntakeSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { nextDisplayId } from '../db/orders.ts';
@@ -14,7 +13,7 @@ import { idemOf, writeOrder } from '../write.ts';
  * same order comes back for the same key (never a second order).
  * Answer: 201 Order + { situation, channel }.
  */
-export function adminCreate(deps: OrdersDeps): RpcHandler {
+export function adminCreate(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCreate> {
   return async (req) => {
     const parsed = orderIntakeSchema.safeParse(req.body ?? {});
     if (!parsed.success)

@@ -1,5 +1,4 @@
-import type { RpcHandler } from '@od/bus';
-import { type Order, orderEditSchema } from '@od/contracts';
+import { type OpHandler, type ORDER_OPS, type Order, orderEditSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { readDocument } from '../db/orders.ts';
@@ -11,7 +10,7 @@ import { idemOf, writeOrder } from '../write.ts';
  * MODIFIED (none while PENDING_PAYMENT: the order does not exist for integrators yet).
  * DONE and CANCELLED orders cannot be edited (422 invalid_transition).
  */
-export function adminEdit(deps: OrdersDeps): RpcHandler {
+export function adminEdit(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminEdit> {
   return async (req) => {
     const parsed = orderEditSchema.safeParse(req.body ?? {});
     if (!parsed.success)

@@ -1,5 +1,4 @@
-import type { RpcHandler } from '@od/bus';
-import { isGuid } from '@od/contracts';
+import { isGuid, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
 import type { Db } from '../db/client.ts';
@@ -8,7 +7,7 @@ import type { Db } from '../db/client.ts';
  * `admin.get` (GET /admin/v1/orders/{orderId}): Order + { situation, channel, history } in any state
  * (unpaid orders included). Cold path: Prisma.
  */
-export function adminGet(_deps: OrdersDeps, db: Db): RpcHandler {
+export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.adminGet> {
   return async (req) => {
     const orderId = req.params?.orderId;
     if (!isGuid(orderId)) return errors.orderNotFound();

@@ -1,9 +1,9 @@
-import type { RpcHandler } from '@od/bus';
+import type { OpHandler, ORDER_OPS } from '@od/contracts';
 import { type OrdersDeps, transitionPlan } from '../core.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
 /** `admin.payment`: online payment confirmed, PENDING_PAYMENT -> PENDING emitting CREATED. */
-export function adminPayment(deps: OrdersDeps): RpcHandler {
+export function adminPayment(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminPayment> {
   return (req) =>
     writeOrder(deps, {
       scope: { orderId: req.params?.orderId ?? '', hidePendingPayment: false },

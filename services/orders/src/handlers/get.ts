@@ -1,5 +1,4 @@
-import type { RpcHandler } from '@od/bus';
-import { isGuid } from '@od/contracts';
+import { isGuid, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
 
@@ -8,7 +7,7 @@ import type { OrdersDeps } from '../core.ts';
  * document as text; its bytes travel untouched to the client. Unknown, foreign-store and unpaid
  * (PENDING_PAYMENT) orders are all `404 order_not_found`.
  */
-export function getOrder(deps: OrdersDeps): RpcHandler {
+export function getOrder(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.get> {
   return async (req) => {
     const orderId = req.params?.orderId;
     const merchantId = req.auth?.merchantId;

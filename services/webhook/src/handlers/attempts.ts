@@ -1,11 +1,10 @@
-import type { RpcHandler } from '@od/bus';
-import type { WebhookAttemptView } from '@od/contracts';
+import type { OpHandler, WEBHOOK_OPS, WebhookAttemptView } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import { credentialOf, type HandlerContext, iso, pageLimit } from './context.ts';
 
 /** GET /admin/v1/credentials/{clientId}/webhook-attempts: newest first, `cursor` = last id seen. */
 export const attemptsHandler =
-  (ctx: HandlerContext): RpcHandler =>
+  (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.attempts> =>
   async (req) => {
     const cred = credentialOf(ctx, req.params);
     const limit = pageLimit(req.query);

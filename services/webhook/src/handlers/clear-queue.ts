@@ -1,4 +1,4 @@
-import type { RpcHandler } from '@od/bus';
+import type { OpHandler, WEBHOOK_OPS } from '@od/contracts';
 import { withTx } from '@od/db';
 import { credentialOf, type HandlerContext } from './context.ts';
 
@@ -11,7 +11,7 @@ import { credentialOf, type HandlerContext } from './context.ts';
  * is delivered normally.
  */
 export const clearQueueHandler =
-  (ctx: HandlerContext): RpcHandler =>
+  (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.clearQueue> =>
   async (req) => {
     const cred = credentialOf(ctx, req.params);
     return withTx(ctx.pool, async (client) => {

@@ -1,7 +1,8 @@
-import type { RpcHandler } from '@od/bus';
 import {
   isGuid,
+  type OpHandler,
   WEBHOOK_DELIVERY_STATUSES,
+  type WEBHOOK_OPS,
   type WebhookDeliveryStatus,
   type WebhookDeliveryView,
 } from '@od/contracts';
@@ -28,7 +29,7 @@ export function deliveryView(d: Delivery): WebhookDeliveryView {
 
 /** GET /admin/v1/credentials/{clientId}/webhook-deliveries: newest first, optional `status` filter. */
 export const deliveriesHandler =
-  (ctx: HandlerContext): RpcHandler =>
+  (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.deliveries> =>
   async (req) => {
     const cred = credentialOf(ctx, req.params);
     const limit = pageLimit(req.query);

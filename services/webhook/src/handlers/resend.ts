@@ -1,5 +1,4 @@
-import type { RpcHandler } from '@od/bus';
-import { isGuid } from '@od/contracts';
+import { isGuid, type OpHandler, type WEBHOOK_OPS } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { Delivery } from '../db/generated/client.ts';
 import { eventVisibleTo, notDeliverable } from '../domain/targets.ts';
@@ -13,7 +12,7 @@ import { deliveryView } from './deliveries.ts';
  * filter); 409 when the credential cannot receive webhooks now (paused, polling only, URL deactivated).
  */
 export const resendHandler =
-  (ctx: HandlerContext): RpcHandler =>
+  (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.resend> =>
   async (req) => {
     const cred = credentialOf(ctx, req.params);
     const eventId = req.params?.eventId;

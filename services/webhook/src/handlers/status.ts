@@ -1,10 +1,9 @@
-import type { RpcHandler } from '@od/bus';
-import type { WebhookEndpointView } from '@od/contracts';
+import type { OpHandler, WEBHOOK_OPS, WebhookEndpointView } from '@od/contracts';
 import { credentialOf, type HandlerContext, iso } from './context.ts';
 
 /** GET /admin/v1/credentials/{clientId}/webhook: URL health (failures, deactivation) and queue size. */
 export const statusHandler =
-  (ctx: HandlerContext): RpcHandler =>
+  (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.status> =>
   async (req) => {
     const cred = credentialOf(ctx, req.params);
     const [endpoint, pending] = await Promise.all([

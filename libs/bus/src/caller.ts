@@ -1,0 +1,192 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  type KeyObject,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto';
+import {
+  type CallerContext,
+  callerOf,
+  FRONT_DOOR_PRINCIPALS,
+  type OpSpec,
+  type Principal,
+  type RpcRequest,
+  SIGNER_NAMES,
+  type SignerName,
+} from '@od/contracts';
+
+/** How long a signed context is valid: enough for one hop on the bus, short enough to bound a replay. */
+export const CONTEXT_TTL_MS = 5_000;
+/** Clock difference tolerated between the signing and the verifying host. */
+const CLOCK_SKEW_MS = 2_000;
+
+// DER wrappers of a raw Ed25519 key (RFC 8410): private = PKCS#8 around the 32-byte seed, public = SPKI
+const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+export const privateKeyFromSeed = (seed: Buffer): KeyObject =>
+  createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+export const publicKeyFromRaw = (raw: Buffer): KeyObject =>
+  createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+export const rawPublicKey = (key: KeyObject): Buffer =>
+  (createPublicKey(key).export({ format: 'der', type: 'spki' }) as Buffer).subarray(SPKI_PREFIX.length);
+
+/** Development key of a signer: derived from its name, so every process knows every key. Never in production. */
+const devSeed = (name: SignerName) => createHash('sha256').update(`od-dev-rpc-signing-key:${name}`).digest();
+
+export interface RpcKeys {
+  /** this process' signing key */
+  privateKey: KeyObject;
+  /** public keys of every signer this process accepts */
+  ring: ReadonlyMap<string, KeyObject>;
+}
+
+function decodeKey(text: string, what: string): Buffer {
+  const raw = Buffer.from(text.trim(), 'base64url');
+  if (raw.length !== 32) throw new Error(`${what}: expected 32 bytes in base64url, got ${raw.length}`);
+  return raw;
+}
+
+/** `name=<base64url raw public key>,...` (the format of RPC_PUBLIC_KEYS). */
+export function parseKeyRing(text: string): Map<string, KeyObject> {
+  const ring = new Map<string, KeyObject>();
+  for (const entry of text.split(',').filter((e) => e.trim())) {
+    const [name, key] = entry.split('=', 2).map((s) => s.trim());
+    if (!(SIGNER_NAMES as readonly string[]).includes(name) || !key)
+      throw new Error(
+        `RPC_PUBLIC_KEYS: bad entry "${name}" (expected <signer>=<key>, signers: ${SIGNER_NAMES})`,
+      );
+    ring.set(name, publicKeyFromRaw(decodeKey(key, `RPC_PUBLIC_KEYS ${name}`)));
+  }
+  return ring;
+}
+
+/**
+ * Keys of one signer process: RPC_SIGNING_KEY (base64url 32-byte Ed25519 seed) and RPC_PUBLIC_KEYS,
+ * or development keys derived from the signer names when unset (config warns; production refuses).
+ */
+export function loadRpcKeys(
+  name: SignerName,
+  env: { RPC_SIGNING_KEY?: string; RPC_PUBLIC_KEYS?: string } = {},
+): RpcKeys {
+  const privateKey = privateKeyFromSeed(
+    env.RPC_SIGNING_KEY ? decodeKey(env.RPC_SIGNING_KEY, 'RPC_SIGNING_KEY') : devSeed(name),
+  );
+  const ring = env.RPC_PUBLIC_KEYS
+    ? parseKeyRing(env.RPC_PUBLIC_KEYS)
+    : new Map(SIGNER_NAMES.map((n) => [n, createPublicKey(privateKeyFromSeed(devSeed(n)))] as const));
+  return { privateKey, ring };
+}
+
+/** A new key pair in the env formats (odctl rpc-keys). */
+export function generateRpcKeyPair(): { signingKey: string; publicKey: string } {
+  const seed = randomBytes(32);
+  return {
+    signingKey: seed.toString('base64url'),
+    publicKey: rawPublicKey(privateKeyFromSeed(seed)).toString('base64url'),
+  };
+}
+
+const enc = new TextEncoder();
+
+export interface SignedRequest {
+  payload: Uint8Array;
+  /** value of the SIGNATURE_HEADER */
+  signature: string;
+}
+
+/**
+ * Signs `req` for one subject on behalf of `principal`: the context (issuer, principal, request id,
+ * expiry, subject) goes into the payload and the whole payload is signed. This is the front-door
+ * API: the gateway and the panel back end call it (through their RpcClient) after authenticating.
+ */
+export function signContext(
+  signer: { name: SignerName; privateKey: KeyObject },
+  subject: string,
+  req: Omit<RpcRequest, 'ctx' | 'auth'>,
+  principal: Principal,
+  opts: { now?: number; ttlMs?: number } = {},
+): SignedRequest {
+  const ctx: CallerContext = {
+    iss: signer.name,
+    principal,
+    rid: req.traceId,
+    exp: (opts.now ?? Date.now()) + (opts.ttlMs ?? CONTEXT_TTL_MS),
+    to: subject,
+  };
+  const payload = enc.encode(JSON.stringify({ ...req, ctx }));
+  const sig = sign(null, payload, signer.privateKey).toString('base64url');
+  return { payload, signature: `${signer.name}.${sig}` };
+}
+
+export type Refusal =
+  | 'unsigned'
+  | 'unknown_signer'
+  | 'bad_signature'
+  | 'malformed'
+  | 'wrong_subject'
+  | 'expired'
+  | 'principal_not_allowed_for_signer'
+  | 'caller_not_allowed';
+
+export type Verified =
+  | { ok: true; req: RpcRequest; principal: Principal }
+  | { ok: false; reason: Refusal; traceId?: string };
+
+function signerMayAssert(iss: SignerName, p: Principal): boolean {
+  if (p.kind === 'service') return p.service === iss;
+  return FRONT_DOOR_PRINCIPALS[iss]?.includes(p.kind) ?? false;
+}
+
+/**
+ * Verifies a signed request for `op` received on `subject`: signature of a known signer over the
+ * exact payload, context bound to this subject and not expired, a principal that signer may assert,
+ * and a caller the op accepts. `payload` is parsed only after the signature holds.
+ */
+export function verifyRequest(
+  ring: ReadonlyMap<string, KeyObject>,
+  op: Pick<OpSpec, 'callers'>,
+  subject: string,
+  payload: Uint8Array,
+  signature: string | undefined,
+  now = Date.now(),
+): Verified {
+  if (!signature) return { ok: false, reason: 'unsigned' };
+  const dot = signature.indexOf('.');
+  const key = dot > 0 ? ring.get(signature.slice(0, dot)) : undefined;
+  if (!key) return { ok: false, reason: 'unknown_signer' };
+  const sig = Buffer.from(signature.slice(dot + 1), 'base64url');
+  if (sig.length !== 64 || !verify(null, payload, key, sig)) return { ok: false, reason: 'bad_signature' };
+  let req: RpcRequest;
+  try {
+    req = JSON.parse(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  const ctx = req?.ctx;
+  if (
+    !ctx ||
+    typeof ctx !== 'object' ||
+    !ctx.principal ||
+    ctx.iss !== signature.slice(0, dot) ||
+    ctx.rid !== req.traceId
+  )
+    return { ok: false, reason: 'malformed', traceId: req?.traceId };
+  if (ctx.to !== subject) return { ok: false, reason: 'wrong_subject', traceId: req.traceId };
+  if (
+    !(
+      typeof ctx.exp === 'number' &&
+      ctx.exp + CLOCK_SKEW_MS >= now &&
+      ctx.exp - now <= CONTEXT_TTL_MS + CLOCK_SKEW_MS
+    )
+  )
+    return { ok: false, reason: 'expired', traceId: req.traceId };
+  if (!signerMayAssert(ctx.iss, ctx.principal))
+    return { ok: false, reason: 'principal_not_allowed_for_signer', traceId: req.traceId };
+  if (op.callers !== 'any' && !op.callers.includes(callerOf(ctx.principal)))
+    return { ok: false, reason: 'caller_not_allowed', traceId: req.traceId };
+  return { ok: true, req, principal: ctx.principal };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { CredentialRecord } from '../credentials.ts';
+import { defineOps } from '../op.ts';
+
+const client = z.object({ clientId: z.string() });
+const merchant = z.object({ merchantId: z.string() });
+
+/**
+ * RPC ops of the auth service. Credential administration bodies are validated again by auth with
+ * the contracts' schemas: it is the authority. Answers: CredentialChange (+ secrets where created).
+ */
+export const CREDENTIAL_OPS = defineOps('auth', {
+  /** body { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
+  create: {
+    name: 'credentials.create',
+    callers: ['admin'],
+    body: z.object({ merchantId: z.string(), body: z.unknown() }),
+  },
+  /** -> 200 CredentialRecord[] */
+  list: { name: 'credentials.list', callers: ['admin'], body: merchant },
+  /** body { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
+  update: {
+    name: 'credentials.update',
+    callers: ['admin'],
+    body: z.object({ clientId: z.string(), body: z.unknown() }),
+  },
+  pause: { name: 'credentials.pause', callers: ['admin'], body: client },
+  resume: { name: 'credentials.resume', callers: ['admin'], body: client },
+  revoke: { name: 'credentials.revoke', callers: ['admin'], body: client },
+  /** -> 200 CredentialChange with webhookSecret */
+  rotateWebhookSecret: { name: 'credentials.rotateWebhookSecret', callers: ['admin'], body: client },
+});
+
+export const AUTH_INTERNAL_OPS = defineOps('auth', {
+  /** POST /oauth/token, before any authentication -> 200 TokenResponse | 401 invalid_client */
+  tokenIssue: {
+    name: 'token.issue',
+    callers: ['anonymous'],
+    body: z.object({ clientId: z.string(), clientSecret: z.string() }),
+  },
+  /** the authoritative list of a store's credentials, every status */
+  credentialsByMerchant: {
+    name: 'internal.credentialsByMerchant',
+    callers: ['admin', 'feed', 'webhook'],
+    body: merchant,
+    reply: z.custom<CredentialRecord[]>(),
+  },
+  /** whsec_..., newest first (two during rotation) | 404: only the webhook sender signs with them */
+  webhookSecrets: {
+    name: 'internal.webhookSecrets',
+    callers: ['webhook'],
+    body: client,
+    reply: z.object({ secrets: z.array(z.string()) }),
+  },
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineOps } from '../op.ts';
+import type { MerchantSnapshot } from '../ops.ts';
+
+const merchant = z.object({ merchantId: z.string() });
+
+/** RPC ops of the catalog service. Admin bodies are validated by the service (admin error form). */
+export const CATALOG_OPS = defineOps('catalog', {
+  /** public: the credential's own store -> 200 Merchant | 404 ProblemDetails */
+  getMerchant: { name: 'merchant.get', callers: ['credential'], params: merchant },
+  /** public: -> 200 [Menu] | 404 ProblemDetails */
+  getMenus: { name: 'merchant.menus', callers: ['credential'], params: merchant },
+  /** body MerchantCreate -> 201 AdminMerchant */
+  adminCreate: { name: 'admin.merchant.create', callers: ['admin'], body: z.unknown() },
+  /** -> 200 AdminMerchant | 404 { error: not_found } */
+  adminGet: { name: 'admin.merchant.get', callers: ['admin'], params: merchant },
+  /** body MerchantPatch -> 200 AdminMerchant | 404 */
+  adminPatch: { name: 'admin.merchant.patch', callers: ['admin'], params: merchant, body: z.unknown() },
+  /** body MenuInput (or [MenuInput]) -> 200 Menu | 404 */
+  adminPutMenu: { name: 'admin.merchant.putMenu', callers: ['admin'], params: merchant, body: z.unknown() },
+  /** what orders (intake, edit) and auth (credential creation) need of a store -> 200 | 404 */
+  merchantSnapshot: {
+    name: 'internal.merchantSnapshot',
+    callers: ['orders', 'auth'],
+    body: merchant,
+    reply: z.custom<MerchantSnapshot>(),
+  },
+});

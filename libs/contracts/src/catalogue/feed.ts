@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { pollQuerySchema } from '../feed.ts';
+import { defineOps } from '../op.ts';
+
+/** Feed service RPC operations. */
+export const FEED_OPS = defineOps('feed', {
+  /** query { limit } -> 200 raw JSON array of envelopes (bytes built by PostgreSQL) */
+  poll: { name: 'events.poll', callers: ['credential'], query: pollQuerySchema },
+  /** body [{ id }] (validated by the handler, SPEC messages) -> 202 { acknowledged } */
+  ack: { name: 'events.ack', callers: ['credential'], body: z.unknown() },
+  /** params { clientId }; query { limit?, before?, state? } -> 200 AdminFeedPage | 404 */
+  adminEvents: {
+    name: 'admin.credentialEvents',
+    callers: ['admin'],
+    params: z.object({ clientId: z.string() }),
+    query: z.record(z.string(), z.unknown()).optional(),
+  },
+});

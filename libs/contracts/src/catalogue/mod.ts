@@ -1,0 +1,24 @@
+import { AUTH_INTERNAL_OPS, CREDENTIAL_OPS } from './auth.ts';
+import { CATALOG_OPS } from './catalog.ts';
+import { FEED_OPS } from './feed.ts';
+import { ORDER_OPS } from './orders.ts';
+import { WEBHOOK_OPS } from './webhook.ts';
+
+export { CATALOG_OPS, CREDENTIAL_OPS, FEED_OPS, ORDER_OPS, WEBHOOK_OPS };
+
+/** The typed RPC catalogue: per service, every op it serves (`serve(RPC.orders, handlers)`). */
+export const RPC = {
+  auth: { ...CREDENTIAL_OPS, ...AUTH_INTERNAL_OPS },
+  catalog: CATALOG_OPS,
+  orders: ORDER_OPS,
+  feed: FEED_OPS,
+  webhook: WEBHOOK_OPS,
+} as const;
+
+/** Ops other services call (kept under their historical names). */
+export const INTERNAL_OPS = {
+  merchantSnapshot: CATALOG_OPS.merchantSnapshot,
+  credentialsByMerchant: AUTH_INTERNAL_OPS.credentialsByMerchant,
+  webhookSecrets: AUTH_INTERNAL_OPS.webhookSecrets,
+} as const;
+export const TOKEN_ISSUE_OP = AUTH_INTERNAL_OPS.tokenIssue;

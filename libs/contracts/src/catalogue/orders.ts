@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineOps } from '../op.ts';
+import { ORDER_ACTIONS } from '../order.ts';
+
+const order = z.object({ orderId: z.string() });
+const orderAction = z.object({ orderId: z.string(), action: z.enum(ORDER_ACTIONS) });
+/** admin bodies are validated by the service itself (admin error form, its own messages) */
+const adminBody = z.unknown();
+
+/**
+ * RPC ops of the orders service. Public ops are called by a front door for a credential (the
+ * store is the credential's); admin ops by the admin API.
+ * - get -> 200 Order bytes | 404; action: body { reason?, code? } (requestCancellation only) -> 202 ActionResponse
+ * - adminCreate: body OrderIntake -> 201 Order + { situation, channel }; adminGet -> 200 Order + history
+ * - adminAction -> as `action`, actor PANEL; adminPayment / adminCancel ({ by, reason? }) -> 202
+ * - adminEdit: body OrderEdit -> 200; adminCourier: body CourierUpdate -> 202 { status, eventId }
+ */
+export const ORDER_OPS = defineOps('orders', {
+  get: { name: 'get', callers: ['credential'], params: order },
+  action: { name: 'action', callers: ['credential'], params: orderAction, body: z.unknown() },
+  adminCreate: {
+    name: 'admin.create',
+    callers: ['admin'],
+    params: z.object({ merchantId: z.string() }),
+    body: adminBody,
+  },
+  adminGet: { name: 'admin.get', callers: ['admin'], params: order },
+  adminAction: { name: 'admin.action', callers: ['admin'], params: orderAction, body: adminBody },
+  adminPayment: { name: 'admin.payment', callers: ['admin'], params: order, body: adminBody },
+  adminCancel: { name: 'admin.cancel', callers: ['admin'], params: order, body: adminBody },
+  adminEdit: { name: 'admin.edit', callers: ['admin'], params: order, body: adminBody },
+  adminCourier: { name: 'admin.courier', callers: ['admin'], params: order, body: adminBody },
+});

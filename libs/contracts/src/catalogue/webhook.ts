@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineOps } from '../op.ts';
+
+const client = z.object({ clientId: z.string() });
+const page = z.record(z.string(), z.string().optional()).optional();
+
+/** RPC ops of the webhook service behind the admin routes (ids checked by the service: 404). */
+export const WEBHOOK_OPS = defineOps('webhook', {
+  /** query { limit?, cursor? } -> 200 { items: WebhookAttemptView[], nextCursor } | 404 */
+  attempts: { name: 'admin.webhookAttempts', callers: ['admin'], params: client, query: page },
+  /** query { limit?, cursor?, status? } -> 200 { items: WebhookDeliveryView[], nextCursor } | 404 */
+  deliveries: { name: 'admin.webhookDeliveries', callers: ['admin'], params: client, query: page },
+  /** -> 200 WebhookEndpointView | 404 */
+  status: { name: 'admin.webhookStatus', callers: ['admin'], params: client },
+  /** -> 202 WebhookDeliveryView | 404 (event unknown to the credential) | 409 */
+  resend: {
+    name: 'admin.webhookResend',
+    callers: ['admin'],
+    params: z.object({ clientId: z.string(), eventId: z.string() }),
+  },
+  /** -> 200 { cleared, reactivated } | 404 */
+  clearQueue: { name: 'admin.webhookClearQueue', callers: ['admin'], params: client },
+});
