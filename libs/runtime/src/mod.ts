@@ -1,7 +1,9 @@
+export * from './process-policy.ts';
 export * from './service.ts';
 
 import { type Config, ConfigError, loadConfig } from '@od/config';
 import { createLogger, type Logger } from '@od/logger';
+import { installProcessPolicy } from './process-policy.ts';
 
 export interface ServiceHandle {
   stop(): Promise<void>;
@@ -20,6 +22,7 @@ export type StartFn<H extends ServiceHandle = ServiceHandle> = (
 export async function runMain(name: string, start: StartFn): Promise<void> {
   let config: Config;
   const log = createLogger(name);
+  installProcessPolicy(log, name);
   try {
     config = loadConfig(process.env, (m) => log.warn(m));
   } catch (e) {
