@@ -7,6 +7,7 @@ import { registerCredential } from './commands/credential.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerEvents } from './commands/events.ts';
 import { registerHealth } from './commands/health.ts';
+import { registerKeys } from './commands/keys.ts';
 import { registerOrder } from './commands/order.ts';
 import { registerStore } from './commands/store.ts';
 import { registerWebhook } from './commands/webhook.ts';
@@ -33,6 +34,7 @@ export function buildProgram(io: Io): Command {
   registerEvents(program, ctx);
   registerWebhook(program, ctx);
   registerDemo(program, ctx);
+  registerKeys(program, ctx);
   // subcommands inherit exitOverride and output routing
   const walk = (c: Command) => {
     for (const sub of c.commands) {
