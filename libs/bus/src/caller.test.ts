@@ -1,9 +1,9 @@
 import { loadConfig } from '@od/config';
-import { ORDER_OPS } from '@od/contracts';
+import { ORDER_OPS, type Principal } from '@od/contracts';
 import { describe, expect, it } from 'vitest';
 import { generateRpcKeyPair, loadRpcKeys, signContext, verifyRequest } from './caller.ts';
 
-const principal = { kind: 'credential', clientId: 'odc_x', merchantId: 'm', scopes: [] } as const;
+const principal: Principal = { kind: 'credential', clientId: 'odc_x', merchantId: 'm', scopes: [] };
 const subject = 'od.rpc.orders.get';
 
 describe('rpc keys from the environment', () => {

@@ -46,9 +46,18 @@ export const envSchema = z.object({
    */
   ORDER_OUTBOX_RETENTION: duration.default(86_400_000),
   /** this process' Ed25519 signing key for bus requests (base64url 32-byte seed); see libs/bus caller.ts */
-  RPC_SIGNING_KEY: z.string().min(1).optional(),
+  RPC_SIGNING_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url 32-byte key (pnpm odctl rpc-keys)')
+    .optional(),
   /** public keys of every signer: `gateway=<key>,panel=<key>,orders=<key>,...` (base64url raw keys) */
-  RPC_PUBLIC_KEYS: z.string().min(1).optional(),
+  RPC_PUBLIC_KEYS: z
+    .string()
+    .regex(
+      /^[a-z]+=[A-Za-z0-9_-]{43}(,[a-z]+=[A-Za-z0-9_-]{43})*$/,
+      '<signer>=<key>,... (pnpm odctl rpc-keys)',
+    )
+    .optional(),
   RATE_LIMIT_ENABLED: z
     .enum(['true', 'false'])
     .default('true')
