@@ -6,7 +6,7 @@ import type { HandlerDeps } from './common.ts';
 export const merchantSnapshot =
   ({ cache }: HandlerDeps): OpHandler<typeof CATALOG_OPS.merchantSnapshot> =>
   async (req) => {
-    const id = req.body?.merchantId;
+    const id = req.body.merchantId;
     if (!isGuid(id)) return errors.adminNotFound('Estabelecimento');
     const store = await cache.get(id.toLowerCase());
     if (!store) return errors.adminNotFound('Estabelecimento');

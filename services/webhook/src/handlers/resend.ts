@@ -15,7 +15,7 @@ export const resendHandler =
   (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.resend> =>
   async (req) => {
     const cred = credentialOf(ctx, req.params);
-    const eventId = req.params?.eventId;
+    const { eventId } = req.params;
     if (!isGuid(eventId)) throw new HttpException(errors.adminNotFound('Evento'));
     const ev = await ctx.db.event.findUnique({ where: { eventId: eventId.toLowerCase() } });
     if (!ev || !eventVisibleTo(cred, { ...ev, createdAt: ev.createdAt.toISOString() })) {
