@@ -11,9 +11,8 @@ import {
   SIGNATURE_HEADER,
   type SignerName,
 } from '@od/contracts';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
+import { createMerchant, createOrder, issueTestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 /**
  * Issue 10 item 1: a client on the bus with no key of the platform can neither read nor change
