@@ -56,7 +56,10 @@ export async function watchCredentials(
   })();
   return {
     get: (id) => byId.get(id),
-    byMerchant: (m) => [...byId.values()].filter((c) => c.merchantId === m),
+    byMerchant: (m) => {
+      const lower = m.toLowerCase();
+      return [...byId.values()].filter((c) => c.merchantId.toLowerCase() === lower);
+    },
     revision: () => rev,
     waitForRevision: (want, timeoutMs = 2000) =>
       rev >= want

@@ -62,6 +62,11 @@ export const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** The order-event stream (docs/event-stream.md); replicas > 1 need a JetStream cluster that size. */
+  ORDER_EVENTS_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  ORDER_EVENTS_MAX_AGE_HOURS: z.coerce.number().int().min(1).default(168),
+  ORDER_EVENTS_MAX_BYTES: z.coerce.number().int().min(1_048_576).default(1_073_741_824),
+  ORDER_EVENTS_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(7_200),
 });
 
 export type Env = z.infer<typeof envSchema>;

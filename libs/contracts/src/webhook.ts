@@ -14,9 +14,6 @@ export const WEBHOOK_DELIVERY_STATUSES = [
 ] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** Attempts per delivery round (first try + retries after 5, 10 and 20 s). */
-export const WEBHOOK_MAX_ATTEMPTS = 4;
-export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 10_000, 20_000] as const;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** consecutive failed deliveries (not attempts) that deactivate a credential's URL */
 export const WEBHOOK_DEACTIVATE_AFTER = 20;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ensureOrderEventStream } from '@od/bus';
+import { ensureOrderEventStream, streamSettings } from '@od/bus';
 import { type EventEnvelope, names, type OrderChannel, type OrderEventMessage } from '@od/contracts';
 import type { TestStack } from './stack.ts';
 
@@ -25,7 +25,7 @@ export interface Publisher {
 export async function publisher(stack: TestStack): Promise<Publisher> {
   const nc = await connect({ servers: stack.config.NATS_URL });
   const n = names(stack.config.NATS_PREFIX);
-  await ensureOrderEventStream(nc, n);
+  await ensureOrderEventStream(nc, n, streamSettings(stack.config));
   const js = jetstream(nc);
   return {
     nc,

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { ensureOrderEventStream } from '@od/bus';
+import { ensureOrderEventStream, streamSettings } from '@od/bus';
 import type { Config } from '@od/config';
 import { FEED_RETENTION_DAYS, RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
-import { ensureFeedConsumer, startEventConsumer } from './consumer.ts';
+import { startFeedConsumer } from './consumer.ts';
 import { startCredentialSync } from './credentials-sync.ts';
 import { createDb } from './db/client.ts';
 import { runRetention } from './db/queries.ts';
@@ -19,11 +19,10 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const base = await startServiceBase('feed', config, opts, { migrationsDir: MIGRATIONS });
   const { nc, names: n, pool, log } = base;
   const db = createDb(pool);
-  const jsm = await ensureOrderEventStream(nc, n);
-  await ensureFeedConsumer(jsm, n);
+  const jsm = await ensureOrderEventStream(nc, n, streamSettings(config), log);
   // credentials first (not required for correctness: a late credential is backfilled)
   const creds = await startCredentialSync(nc, n, pool, log);
-  const consumer = await startEventConsumer(nc, n, pool, log);
+  const consumer = await startFeedConsumer({ nc, jsm, names: n, pool, log });
   base.serve(RPC.feed, {
     poll: pollHandler(pool),
     ack: ackHandler(pool),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { streamSettings } from '@od/bus';
 import type { Config } from '@od/config';
 import { RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
@@ -39,6 +40,7 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
     schema: 'orders',
     nc: base.nc,
     names: base.names,
+    stream: streamSettings(config),
     log: base.log,
     retentionMs: config.ORDER_OUTBOX_RETENTION,
   });

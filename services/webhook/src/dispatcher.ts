@@ -12,8 +12,9 @@ import {
   recordAttempt,
   releaseClaim,
 } from './db/deliveries.ts';
+import { retryDelayMs } from './domain/retry-schedule.ts';
 import { webhookHeaders } from './domain/signature.ts';
-import { notDeliverable, retryDelayMs } from './domain/targets.ts';
+import { notDeliverable } from './domain/targets.ts';
 import { type SecretsSource, SecretsUnavailableError } from './secrets.ts';
 import { AbortedError, sendWebhook } from './sender.ts';
 

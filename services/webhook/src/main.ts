@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openCredentialsKv, watchCredentials } from '@od/bus';
+import { openCredentialsKv, streamSettings, watchCredentials } from '@od/bus';
 import type { Config } from '@od/config';
 import { type CredentialRecord, RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
@@ -64,6 +64,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const intake = await startIntake({
     nc,
     names: base.names,
+    stream: streamSettings(config),
     pool,
     log,
     credentials,

@@ -1,6 +1,13 @@
+import { type ParsedOrderEvent, recipientSql } from '@od/bus';
 import type { CredentialRecord } from '@od/contracts';
 import { type Pool, withTx } from '@od/db';
-import type { StoredEvent } from '../domain/rules.ts';
+
+const CREDENTIAL_COLUMNS = {
+  merchantId: 'c.merchant_id',
+  status: 'c.status',
+  createdAt: 'c.created_at',
+  includeMarketplaceOrders: 'c.include_marketplace_orders',
+};
 
 /** Advisory lock class of "fan-out of one store" (two-key form; key 2 = hashtext(merchantId)). */
 const MERCHANT_LOCK = 0x0feed;
@@ -11,6 +18,8 @@ const RETENTION_LOCK = 0x0feee;
 // so a credential and an event of one store arriving at the same moment never miss each other.
 const LOCK_MERCHANT_SQL = 'SELECT pg_advisory_xact_lock($1::int, hashtext($2::text))';
 
+// An event already stored is never fanned out again: a redelivered or replayed message (e.g. a
+// recreated consumer) cannot put an event back into a feed that acknowledged or no longer holds it.
 const STORE_EVENT_SQL = `WITH ev AS (
   INSERT INTO events (event_id, merchant_id, channel, event_type, order_id, created_at, envelope)
   VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -18,9 +27,11 @@ const STORE_EVENT_SQL = `WITH ev AS (
   RETURNING event_id
 )
 INSERT INTO feed_entries (credential_id, event_id, event_created_at)
-SELECT c.client_id, $1, $6 FROM credentials c
-WHERE c.merchant_id = $2 AND c.status <> 'REVOKED' AND c.created_at <= $6
-  AND (c.include_marketplace_orders OR $3 <> 'MARKETPLACE')
+SELECT c.client_id, ev.event_id, $6 FROM ev, credentials c
+WHERE ${recipientSql({
+  credential: CREDENTIAL_COLUMNS,
+  event: { merchantId: '$2::uuid', channel: '$3::text', createdAt: '$6::timestamptz' },
+})}
 ORDER BY c.client_id
 ON CONFLICT (credential_id, event_id) DO NOTHING`;
 
@@ -29,7 +40,7 @@ ON CONFLICT (credential_id, event_id) DO NOTHING`;
  * all in one transaction. Idempotent: a redelivered message changes nothing.
  * Returns the number of feed entries added.
  */
-export async function storeEvents(pool: Pool, events: StoredEvent[]): Promise<number> {
+export async function storeEvents(pool: Pool, events: ParsedOrderEvent[]): Promise<number> {
   const merchants = [...new Set(events.map((e) => e.merchantId.toLowerCase()))].sort();
   return withTx(pool, async (c) => {
     // sorted: two replicas locking overlapping stores never deadlock
@@ -65,11 +76,19 @@ ON CONFLICT (client_id) DO UPDATE SET
 WHERE c.status <> 'REVOKED' AND c.updated_at <= EXCLUDED.updated_at
 RETURNING (xmax = 0) AS inserted, status`;
 
-// A credential seen for the first time gets every stored event of its store created since it was
-// created (events the consumer stored before this replica learnt about the credential).
+// A credential seen for the first time gets every stored event of its store that it receives
+// (events the consumer stored before this replica learnt about the credential).
 const BACKFILL_SQL = `INSERT INTO feed_entries (credential_id, event_id, event_created_at)
 SELECT $1, e.event_id, e.created_at FROM events e
-WHERE e.merchant_id = $2 AND e.created_at >= $3 AND ($4 OR e.channel <> 'MARKETPLACE')
+WHERE e.merchant_id = $2::uuid AND ${recipientSql({
+  credential: {
+    merchantId: '$2::uuid',
+    status: '$5::text',
+    createdAt: '$3::timestamptz',
+    includeMarketplaceOrders: '$4::boolean',
+  },
+  event: { merchantId: 'e.merchant_id', channel: 'e.channel', createdAt: 'e.created_at' },
+})}
 ORDER BY e.created_at, e.stored_at
 ON CONFLICT (credential_id, event_id) DO NOTHING`;
 
@@ -100,6 +119,7 @@ export async function upsertCredential(
         rec.merchantId,
         rec.createdAt,
         rec.includeMarketplaceOrders,
+        row.status,
       ]);
       backfilled = b.rowCount ?? 0;
     }

@@ -1,6 +1,6 @@
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ensureOrderEventStream } from '@od/bus';
+import { ensureOrderEventStream, type OrderEventStreamSettings } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
 import pg from 'pg';
@@ -48,13 +48,14 @@ export async function startRelay(opts: {
   schema: string;
   nc: NatsConnection;
   names: Names;
+  stream: OrderEventStreamSettings;
   log: Logger;
   /** ORDER_OUTBOX_RETENTION (ms) */
   retentionMs: number;
   sweepMs?: number;
 }): Promise<Relay> {
   const sweepMs = opts.sweepMs ?? 1000;
-  const jsm = await ensureOrderEventStream(opts.nc, opts.names);
+  const jsm = await ensureOrderEventStream(opts.nc, opts.names, opts.stream, opts.log);
   const duplicateWindowMs = Math.ceil(
     ((await jsm.streams.info(opts.names.orderEventsStream)).config.duplicate_window ?? 0) / 1e6,
   );

@@ -1,22 +1,20 @@
-import { WEBHOOK_DEACTIVATE_AFTER } from '@od/contracts';
+import { type ParsedOrderEvent, recipientSql } from '@od/bus';
+import { type CredentialRecord, WEBHOOK_DEACTIVATE_AFTER } from '@od/contracts';
 import type { Pool } from '@od/db';
 import type { Target } from '../domain/targets.ts';
 
 /** Hot-path SQL of the webhook service (intake, claim, completion), through the service's pg pool. */
 
-export interface IntakeEvent {
-  eventId: string;
-  merchantId: string;
-  channel: string;
-  eventType: string;
-  body: string;
-  createdAt: string;
-}
+type IntakeEvent = Pick<
+  ParsedOrderEvent,
+  'eventId' | 'merchantId' | 'channel' | 'eventType' | 'envelopeText' | 'createdAt'
+>;
 
 /**
  * Stores a batch of events and their deliveries in one statement (one commit; atomic; idempotent by
- * event id and by (event id, client id)). A delivery to a deactivated URL is recorded SKIPPED.
- * Returns how many deliveries are due now.
+ * event id). Deliveries are created only for events this statement inserted: an event already
+ * stored (redelivery, a recreated consumer replaying the stream) never gets new deliveries.
+ * A delivery to a deactivated URL is recorded SKIPPED. Returns how many deliveries are due now.
  */
 export async function recordEvents(
   pool: Pool,
@@ -36,6 +34,7 @@ export async function recordEvents(
        INSERT INTO event (event_id, merchant_id, channel, event_type, body, created_at)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
        ON CONFLICT (event_id) DO NOTHING
+       RETURNING event_id
      )
      INSERT INTO delivery (event_id, client_id, merchant_id, event_type, status, skip_reason, next_attempt_at)
      SELECT t.event_id, t.client_id, t.merchant_id, t.event_type,
@@ -45,6 +44,7 @@ export async function recordEvents(
             CASE WHEN t.status = 'PENDING' AND e.deactivated_at IS NULL THEN now() END
      FROM unnest($7::uuid[], $8::text[], $9::uuid[], $10::text[], $11::text[], $12::text[])
           AS t(event_id, client_id, merchant_id, event_type, status, skip_reason)
+     JOIN ev ON ev.event_id = t.event_id
      LEFT JOIN endpoint e ON e.client_id = t.client_id
      ON CONFLICT (event_id, client_id) DO NOTHING
      RETURNING status`,
@@ -53,7 +53,7 @@ export async function recordEvents(
       evs.map((e) => e.merchantId),
       evs.map((e) => e.channel),
       evs.map((e) => e.eventType),
-      evs.map((e) => e.body),
+      evs.map((e) => e.envelopeText),
       evs.map((e) => e.createdAt),
       ds.map((d) => d.ev.eventId),
       ds.map((d) => d.t.clientId),
@@ -266,6 +266,11 @@ export async function pruneOld(pool: Pool, days: number, batch = 5_000): Promise
   return Number(r.rows[0]?.n ?? 0);
 }
 
+const BACKFILL_RECIPIENT = recipientSql({
+  credential: { merchantId: '$2', status: '$5', createdAt: '$3', includeMarketplaceOrders: '$4' },
+  event: { merchantId: 'ev.merchant_id', channel: 'ev.channel', createdAt: 'ev.created_at' },
+});
+
 /**
  * A credential that just appeared (or just became webhook-capable): events of its store already
  * stored and visible to it, but processed before this replica saw the credential, get their
@@ -273,17 +278,16 @@ export async function pruneOld(pool: Pool, days: number, batch = 5_000): Promise
  */
 export async function backfillCredential(
   pool: Pool,
-  c: { clientId: string; merchantId: string; createdAt: string; includeMarketplaceOrders: boolean },
+  c: Pick<CredentialRecord, 'clientId' | 'merchantId' | 'status' | 'createdAt' | 'includeMarketplaceOrders'>,
 ): Promise<number> {
   const r = await pool.query(
     `INSERT INTO delivery (event_id, client_id, merchant_id, event_type, status, next_attempt_at)
      SELECT ev.event_id, $1, ev.merchant_id, ev.event_type, 'PENDING', now()
      FROM event ev
-     WHERE ev.merchant_id = $2 AND ev.created_at >= $3::timestamptz
-       AND (ev.channel <> 'MARKETPLACE' OR $4)
+     WHERE ${BACKFILL_RECIPIENT}
        AND NOT EXISTS (SELECT 1 FROM endpoint e WHERE e.client_id = $1 AND e.deactivated_at IS NOT NULL)
      ON CONFLICT (event_id, client_id) DO NOTHING`,
-    [c.clientId, c.merchantId, c.createdAt, c.includeMarketplaceOrders],
+    [c.clientId, c.merchantId, c.createdAt, c.includeMarketplaceOrders, c.status],
   );
   return r.rowCount ?? 0;
 }

@@ -1,15 +1,16 @@
+import { receives } from '@od/bus';
 import { isGuid, type OpHandler, type WEBHOOK_OPS } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { Delivery } from '../db/generated/client.ts';
-import { eventVisibleTo, notDeliverable } from '../domain/targets.ts';
+import { notDeliverable } from '../domain/targets.ts';
 import { credentialOf, type HandlerContext } from './context.ts';
 import { deliveryView } from './deliveries.ts';
 
 /**
  * POST /admin/v1/credentials/{clientId}/events/{eventId}/resend -> 202: delivers the event again by
  * webhook (a new round of up to four attempts), whatever happened before. 404 when the event is
- * unknown or not visible to the credential (other store, older than the credential, marketplace
- * filter); 409 when the credential cannot receive webhooks now (paused, polling only, URL deactivated).
+ * unknown or the credential is not one of its recipients (other store, older than the credential,
+ * marketplace filter, revoked); 409 when the credential cannot receive webhooks now (paused, polling only, URL deactivated).
  */
 export const resendHandler =
   (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.resend> =>
@@ -18,7 +19,7 @@ export const resendHandler =
     const { eventId } = req.params;
     if (!isGuid(eventId)) throw new HttpException(errors.adminNotFound('Evento'));
     const ev = await ctx.db.event.findUnique({ where: { eventId: eventId.toLowerCase() } });
-    if (!ev || !eventVisibleTo(cred, { ...ev, createdAt: ev.createdAt.toISOString() })) {
+    if (!ev || !receives(cred, { ...ev, createdAt: ev.createdAt.toISOString() })) {
       throw new HttpException(errors.adminNotFound('Evento'));
     }
     const reason = notDeliverable(cred);

@@ -1,0 +1,48 @@
+import type { CredentialRecord } from '@od/contracts';
+
+/**
+ * THE recipient rule: which credentials receive an order event (feed entries, webhook deliveries).
+ * A credential receives an event when
+ * - it belongs to the event's store (ids compared case-insensitively),
+ * - it is not REVOKED (PAUSED keeps accumulating; the webhook records such a delivery as skipped),
+ * - it was created no later than the event (a credential never sees events from before it existed),
+ * - the event is not a MARKETPLACE-channel one, unless the credential includes marketplace orders.
+ * `recipientSql` states the same rule for PostgreSQL; recipients.test.ts checks both on one table.
+ */
+export type RecipientCredential = Pick<
+  CredentialRecord,
+  'merchantId' | 'status' | 'createdAt' | 'includeMarketplaceOrders'
+>;
+export interface RecipientEvent {
+  merchantId: string;
+  channel: string;
+  createdAt: string;
+}
+
+export function receives(c: RecipientCredential, e: RecipientEvent): boolean {
+  return (
+    c.merchantId.toLowerCase() === e.merchantId.toLowerCase() &&
+    c.status !== 'REVOKED' &&
+    Date.parse(c.createdAt) <= Date.parse(e.createdAt) &&
+    (c.includeMarketplaceOrders || e.channel !== 'MARKETPLACE')
+  );
+}
+
+/** SQL expressions (columns or typed parameters) naming each fact the rule reads. */
+export interface RecipientSqlTerms {
+  credential: { merchantId: string; status: string; createdAt: string; includeMarketplaceOrders: string };
+  event: { merchantId: string; channel: string; createdAt: string };
+}
+
+/**
+ * The rule as a SQL condition. Ids are compared as uuid (case-insensitive); times as timestamptz.
+ * E.g. the feed's fan-out: credential = columns of `credentials c`, event = the statement's parameters.
+ */
+export function recipientSql({ credential: c, event: e }: RecipientSqlTerms): string {
+  return [
+    `(${c.merchantId})::uuid = (${e.merchantId})::uuid`,
+    `(${c.status})::text <> 'REVOKED'`,
+    `(${c.createdAt})::timestamptz <= (${e.createdAt})::timestamptz`,
+    `((${c.includeMarketplaceOrders})::boolean OR (${e.channel})::text <> 'MARKETPLACE')`,
+  ].join(' AND ');
+}
