@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Link targets of a markdown text: inline links and images, reference definitions, autolinks, HTML. */
+export function linkTargets(md: string): string[] {
+  const text = md
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '') // fenced code blocks
+    .replace(/`[^`\n]*`/g, ''); // code spans
+  const out: string[] = [];
+  for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push(m[1]);
+  for (const m of text.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) out.push(m[1]);
+  for (const m of text.matchAll(/<([a-z][a-z0-9+.-]*:[^>\s]+)>/gi)) out.push(m[1]);
+  for (const m of text.matchAll(/\b(?:href|src)\s*=\s*["']([^"']+)["']/gi)) out.push(m[1]);
+  return out;
+}
+
+/** Why a link of `file` (repo-relative) points outside the repository, or null when it does not. */
+export function outsideReason(file: string, target: string, exists = existsSync): string | null {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return 'external URL (mention it as plain text instead)';
+  if (target.startsWith('#')) return null;
+  const rel = decodeURIComponent(target.split('#')[0].split('?')[0]);
+  if (rel.startsWith('/')) return 'absolute path';
+  const abs = path.resolve(ROOT, path.dirname(file), rel);
+  if (abs !== ROOT && !abs.startsWith(ROOT + path.sep)) return 'leaves the repository';
+  if (!exists(abs)) return 'no such file in the repository';
+  return null;
+}
+
+function markdownFiles(): string[] {
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .filter((f) => existsSync(path.join(ROOT, f)));
+}
+
+describe('documentation links stay inside the repository', () => {
+  it('the checker finds every kind of outside link (and nothing else)', () => {
+    const md = [
+      'See [spec](../shared/spec/SPEC.md), [site](https://example.com), <https://x.example>,',
+      '[ok](docs/api.md), [anchor](#limits), ![img](/etc/passwd) and',
+      '[ref]: http://r.example',
+      '[missing](docs/nope.md) <a href="mailto:a@b.c">mail</a> `[code](https://in.code.span)`',
+      '```',
+      '[fenced](https://in.a.fence)',
+      '```',
+    ].join('\n');
+    const found = linkTargets(md).map((t) => [t, outsideReason('README.md', t)]);
+    expect(found).toEqual([
+      ['../shared/spec/SPEC.md', 'leaves the repository'],
+      ['https://example.com', 'external URL (mention it as plain text instead)'],
+      ['docs/api.md', null],
+      ['#limits', null],
+      ['/etc/passwd', 'absolute path'],
+      ['docs/nope.md', 'no such file in the repository'],
+      ['http://r.example', 'external URL (mention it as plain text instead)'],
+      ['https://x.example', 'external URL (mention it as plain text instead)'],
+      ['mailto:a@b.c', 'external URL (mention it as plain text instead)'],
+    ]);
+  });
+
+  it('no markdown file of the repository links outside it', () => {
+    const files = markdownFiles();
+    expect(files).toContain('README.md');
+    const problems: string[] = [];
+    for (const f of files) {
+      for (const t of linkTargets(readFileSync(path.join(ROOT, f), 'utf8'))) {
+        const why = outsideReason(f, t);
+        if (why) problems.push(`${f}: ${t} (${why})`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
