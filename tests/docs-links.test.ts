@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Link targets of a markdown text: inline links and images, reference definitions, autolinks, HTML. */
-export function linkTargets(md: string): string[] {
+function linkTargets(md: string): string[] {
   const text = md
     .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '') // fenced code blocks
     .replace(/`[^`\n]*`/g, ''); // code spans
@@ -19,14 +19,14 @@ export function linkTargets(md: string): string[] {
 }
 
 /** Why a link of `file` (repo-relative) points outside the repository, or null when it does not. */
-export function outsideReason(file: string, target: string, exists = existsSync): string | null {
+function outsideReason(file: string, target: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return 'external URL (mention it as plain text instead)';
   if (target.startsWith('#')) return null;
   const rel = decodeURIComponent(target.split('#')[0].split('?')[0]);
   if (rel.startsWith('/')) return 'absolute path';
   const abs = path.resolve(ROOT, path.dirname(file), rel);
   if (abs !== ROOT && !abs.startsWith(ROOT + path.sep)) return 'leaves the repository';
-  if (!exists(abs)) return 'no such file in the repository';
+  if (!existsSync(abs)) return 'no such file in the repository';
   return null;
 }
 
