@@ -8,7 +8,7 @@ import { createPool, type Pool } from '@od/db';
 import { createLogger } from '@od/logger';
 import { cleanupNats, currentInfra, freshDatabase, uniquePrefix } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EventConsumer, startEventConsumer } from './event-consumer.ts';
+import { type EventConsumer, type EventConsumerOptions, startEventConsumer } from './event-consumer.ts';
 import type { ParsedOrderEvent } from './order-events.ts';
 import { reconcileOrderEventStream } from './streams.ts';
 
@@ -53,6 +53,11 @@ describe('@od/bus event consumer', () => {
     return { eventId, text: JSON.stringify({ merchantId, channel: 'APP', orderSeq: 1, envelope }) };
   };
   const publish = (text: string) => jetstream(nc).publish(n.orderEventSubject(merchantId), text);
+  const consume = async (
+    o: Pick<EventConsumerOptions, 'durable' | 'maxEventAgeMs' | 'store' | 'maxDeliveries'>,
+  ) => {
+    consumers.push(await startEventConsumer({ nc, jsm, names: n, log, pool, ...o }));
+  };
 
   beforeAll(async () => {
     db = await freshDatabase();
@@ -77,25 +82,18 @@ describe('@od/bus event consumer', () => {
     const c = message();
     const stored: ParsedOrderEvent[] = [];
     let poisonTries = 0;
-    consumers.push(
-      await startEventConsumer({
-        nc,
-        jsm,
-        names: n,
-        log,
-        pool,
-        durable: 'first',
-        maxEventAgeMs: 3_600_000,
-        maxDeliveries: 3,
-        store: async (events) => {
-          if (events.some((e) => e.eventId === poison.eventId)) {
-            poisonTries++;
-            throw new Error('constraint violated');
-          }
-          stored.push(...events);
-        },
-      }),
-    );
+    await consume({
+      durable: 'first',
+      maxEventAgeMs: 3_600_000,
+      maxDeliveries: 3,
+      store: async (events) => {
+        if (events.some((e) => e.eventId === poison.eventId)) {
+          poisonTries++;
+          throw new Error('constraint violated');
+        }
+        stored.push(...events);
+      },
+    });
     for (const m of [a.text, 'not json at all', poison.text, old.text, c.text]) await publish(m);
 
     await until(async () => {
@@ -129,20 +127,13 @@ describe('@od/bus event consumer', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     const after = message(future);
     const seen: string[] = [];
-    consumers.push(
-      await startEventConsumer({
-        nc,
-        jsm,
-        names: n,
-        log,
-        pool,
-        durable: 'late',
-        maxEventAgeMs: 1_000,
-        store: async (events) => {
-          seen.push(...events.map((e) => e.eventId));
-        },
-      }),
-    );
+    await consume({
+      durable: 'late',
+      maxEventAgeMs: 1_000,
+      store: async (events) => {
+        seen.push(...events.map((e) => e.eventId));
+      },
+    });
     const info = await jsm.consumers.info(n.orderEventsStream, 'late');
     expect(info.config.deliver_policy).toBe(DeliverPolicy.StartTime);
     expect(Date.now() - Date.parse(info.config.opt_start_time ?? '')).toBeGreaterThanOrEqual(1_000);
@@ -150,4 +141,24 @@ describe('@od/bus event consumer', () => {
     await until(() => seen.includes(after.eventId));
     expect(seen).not.toContain(before.eventId);
   });
+
+  it('a durable consumer deleted while running is recreated, and new events keep arriving', async () => {
+    const seen: string[] = [];
+    await consume({
+      durable: 'deleted',
+      maxEventAgeMs: 3_600_000,
+      store: async (events) => {
+        seen.push(...events.map((e) => e.eventId));
+      },
+    });
+    const first = message();
+    await publish(first.text);
+    await until(() => seen.includes(first.eventId));
+    await jsm.consumers.delete(n.orderEventsStream, 'deleted');
+    const next = message();
+    await publish(next.text);
+    await until(() => seen.includes(next.eventId), 30_000);
+    const info = await jsm.consumers.info(n.orderEventsStream, 'deleted');
+    expect(info.config.deliver_policy).toBe(DeliverPolicy.StartTime);
+  }, 45_000);
 });

@@ -125,6 +125,17 @@ export async function startEventConsumer(o: EventConsumerOptions): Promise<Event
       wake?.();
     },
   });
+  // a consumer deleted while running (by mistake, or by an operator) is recreated at once, from
+  // now - maxEventAge like any new one: the pulls already under way find it again
+  void (async () => {
+    for await (const s of messages.status()) {
+      if (s.type !== 'consumer_deleted' && s.type !== 'consumer_not_found') continue;
+      o.log.warn({ consumer: o.durable, status: s.type }, 'durable consumer missing: recreating it');
+      await ensureDurable(o.jsm, o.names, opts).catch((err) =>
+        o.log.error({ err, consumer: o.durable }, 'recreating the durable consumer failed'),
+      );
+    }
+  })().catch(() => {});
   const handle = batchHandler(opts);
   const worker = (async () => {
     while (!stopped) {
