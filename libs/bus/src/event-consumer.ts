@@ -114,28 +114,42 @@ export async function startEventConsumer(o: EventConsumerOptions): Promise<Event
     maxDeliveries: o.maxDeliveries ?? EVENT_CONSUMER_DEFAULTS.maxDeliveries,
   };
   await ensureDurable(o.jsm, o.names, opts);
-  const consumer = await jetstream(o.nc).consumers.get(o.names.orderEventsStream, o.durable);
   const queue: JsMsg[] = [];
   let wake: (() => void) | undefined;
   let stopped = false;
-  const messages: ConsumerMessages = await consumer.consume({
-    max_messages: opts.batchSize * 2,
-    callback: (m) => {
-      queue.push(m);
-      wake?.();
-    },
-  });
+  const open = async (): Promise<ConsumerMessages> => {
+    const consumer = await jetstream(o.nc).consumers.get(o.names.orderEventsStream, o.durable);
+    const current = await consumer.consume({
+      max_messages: opts.batchSize * 2,
+      callback: (m) => {
+        queue.push(m);
+        wake?.();
+      },
+    });
+    void recreateWhenDeleted(current).catch((err) => o.log.error({ err }, 'reopening the consumer failed'));
+    return current;
+  };
   // a consumer deleted while running (by mistake, or by an operator) is recreated at once, from
-  // now - maxEventAge like any new one: the pulls already under way find it again
-  void (async () => {
-    for await (const s of messages.status()) {
-      if (s.type !== 'consumer_deleted' && s.type !== 'consumer_not_found') continue;
+  // now - maxEventAge like any new one, and pulled from again
+  const recreateWhenDeleted = async (current: ConsumerMessages): Promise<void> => {
+    for await (const s of current.status()) {
+      if (stopped || (s.type !== 'consumer_deleted' && s.type !== 'consumer_not_found')) continue;
       o.log.warn({ consumer: o.durable, status: s.type }, 'durable consumer missing: recreating it');
-      await ensureDurable(o.jsm, o.names, opts).catch((err) =>
-        o.log.error({ err, consumer: o.durable }, 'recreating the durable consumer failed'),
-      );
+      await current.close().catch(() => {});
+      while (!stopped) {
+        try {
+          await ensureDurable(o.jsm, o.names, opts);
+          if (!stopped) messages = await open();
+          return;
+        } catch (err) {
+          o.log.error({ err, consumer: o.durable }, 'recreating the durable consumer failed; retrying');
+          await new Promise((r) => setTimeout(r, 1_000));
+        }
+      }
+      return;
     }
-  })().catch(() => {});
+  };
+  let messages = await open();
   const handle = batchHandler(opts);
   const worker = (async () => {
     while (!stopped) {
