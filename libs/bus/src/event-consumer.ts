@@ -122,6 +122,7 @@ export async function startEventConsumer(o: EventConsumerOptions): Promise<Event
     const current = await consumer.consume({
       max_messages: opts.batchSize * 2,
       callback: (m) => {
+        if (stopped) return m.nak(); // arrived while stopping: straight back to another replica
         queue.push(m);
         wake?.();
       },
@@ -139,7 +140,9 @@ export async function startEventConsumer(o: EventConsumerOptions): Promise<Event
       while (!stopped) {
         try {
           await ensureDurable(o.jsm, o.names, opts);
-          if (!stopped) messages = await open();
+          if (stopped) return;
+          messages = await open();
+          if (stopped) await messages.close().catch(() => {});
           return;
         } catch (err) {
           o.log.error({ err, consumer: o.durable }, 'recreating the durable consumer failed; retrying');
@@ -172,7 +175,8 @@ export async function startEventConsumer(o: EventConsumerOptions): Promise<Event
       wake?.();
       await messages.close().catch(() => {});
       await worker;
-      // messages still queued were never acknowledged: JetStream redelivers them
+      // handed back now rather than after the ack wait: another replica takes them at once
+      for (const m of queue.splice(0)) m.nak();
     },
   };
 }
