@@ -1,10 +1,18 @@
 import { DeliverPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { FEED_RETENTION_DAYS, names } from '@od/contracts';
 import { createPool, type Pool } from '@od/db';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
+import {
+  ack,
+  eventually,
+  issueTestToken,
+  type Publisher,
+  poll,
+  publisher,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_CONSUMER } from '../services/feed/src/consumer.ts';
-import { ack, eventually, type Publisher, poll, publisher } from '../services/feed/src/test-helpers.ts';
 import { CONSUMER_NAME as WEBHOOK_CONSUMER } from '../services/webhook/src/intake.ts';
 
 const DAY_MS = 86_400_000;
