@@ -21,7 +21,10 @@ export const storeRoutes: PanelRoutes = (app, ctx) => {
   );
   app.patch(
     '/panel/api/stores/:merchantId',
-    { schema: { params, body: merchantPatchSchema }, preHandler: requireStore(ctx, 'settings') },
+    {
+      schema: { params, body: merchantPatchSchema.omit({ test: true }) },
+      preHandler: requireStore(ctx, 'settings'),
+    },
     async (request, reply) =>
       relay(
         reply,
