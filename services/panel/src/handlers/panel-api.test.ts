@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createStore,
   invite,
-  type PanelClient,
   panelFetch,
   setPassword,
   signIn,
@@ -323,5 +322,3 @@ describe('panel API', () => {
     ]);
   });
 });
-
-export type { PanelClient };

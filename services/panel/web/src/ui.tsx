@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { createContext } from 'preact';
+import { cloneElement, createContext, isValidElement } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Lang, T } from './i18n.ts';
 
@@ -14,7 +14,9 @@ export function Field(props: { label: string; error?: string; children: Componen
   return (
     <div class={`field${props.error ? ' invalid' : ''}`}>
       <label for={props.id}>{props.label}</label>
-      {props.children}
+      {isValidElement(props.children) && props.error
+        ? cloneElement(props.children, { 'aria-invalid': 'true', 'aria-describedby': `${props.id}-error` })
+        : props.children}
       {props.error && (
         <p class="error" id={`${props.id}-error`} role="alert">
           {props.error}

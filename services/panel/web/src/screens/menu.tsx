@@ -38,10 +38,10 @@ export function MenuEditor(props: { store: Store }) {
   const save = async (e: Event) => {
     e.preventDefault();
     const local = draftErrors(draft, {
-      required: t('menu.itemName'),
-      price: t('menu.price'),
-      lines: t('menu.options'),
-      minMax: `${t('menu.min')} > ${t('menu.max')}`,
+      required: t('menu.err.required'),
+      price: t('menu.err.price'),
+      lines: t('menu.err.lines'),
+      minMax: t('menu.err.minMax'),
     });
     setErrors(local);
     if (Object.keys(local).length) return setMsg({ kind: 'error', text: t('menu.invalid') });
