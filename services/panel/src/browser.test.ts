@@ -11,7 +11,7 @@ import {
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPanelWeb } from '../../../scripts/panel-web.ts';
-import { createStore, invite, storeUser } from './test-helpers.ts';
+import { createStore, invite, polledEventTypes, storeUser } from './test-helpers.ts';
 
 /**
  * The page in a real browser (Debian's Chromium driven by playwright-core) against the real stack:
@@ -160,24 +160,15 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser', () => {
     await card.waitFor({ timeout: 2000 });
     const elapsed = Date.now() - started;
     expect(elapsed).toBeLessThan(2000);
-    writeFileSync(path.join(SHOTS, 'board-latency.txt'), `order created -> card on the board: ${elapsed} ms\n`);
+    writeFileSync(
+      path.join(SHOTS, 'board-latency.txt'),
+      `order created -> card on the board: ${elapsed} ms\n`,
+    );
     await check(page, '08-orders-board');
     await card.getByRole('button', { name: 'Confirmar' }).click();
     await page.locator(`article[data-order-id="${id}"][data-situation="ACCEPTED"]`).waitFor();
     const bearer = await token();
-    await expect
-      .poll(
-        async () => {
-          const res = await stack.api('/v1/events:polling', {
-            headers: { authorization: `Bearer ${bearer}` },
-          });
-          return ((await res.json()) as { orderId: string; eventType: string }[])
-            .filter((e) => e.orderId === id)
-            .map((e) => e.eventType);
-        },
-        { timeout: 5000 },
-      )
-      .toContain('CONFIRMED');
+    await expect.poll(() => polledEventTypes(stack, bearer, id), { timeout: 5000 }).toContain('CONFIRMED');
     await card.getByRole('button', { name: `#`, exact: false }).first().click();
     await page.getByRole('heading', { name: 'Histórico' }).waitFor();
     await check(page, '09-order-detail');

@@ -88,3 +88,11 @@ export async function storeUser(
   if (set.status !== 204) throw new Error(`setup: ${set.status}`);
   return { merchantId, email, password, userId: inv.userId, client: await signIn(stack, email, password) };
 }
+
+/** The event types of one order in the integrator's polling (`GET /v1/events:polling`), for `expect.poll`. */
+export async function polledEventTypes(stack: TestStack, bearer: string, orderId: string): Promise<string[]> {
+  const r = await stack.api('/v1/events:polling', { headers: { authorization: `Bearer ${bearer}` } });
+  return ((await r.json()) as { eventType: string; orderId: string }[])
+    .filter((e) => e.orderId === orderId)
+    .map((e) => e.eventType);
+}

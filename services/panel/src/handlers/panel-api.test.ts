@@ -4,6 +4,7 @@ import {
   createStore,
   invite,
   panelFetch,
+  polledEventTypes,
   setPassword,
   signIn,
   signInRequest,
@@ -283,17 +284,7 @@ describe('panel API', () => {
       const confirm = await owner.client.call('POST', `${s}/orders/${order.id}/actions/confirm`);
       expect(confirm.status, await confirm.clone().text()).toBe(202);
       await expect
-        .poll(
-          async () => {
-            const r = await stack.api('/v1/events:polling', {
-              headers: { authorization: `Bearer ${token}` },
-            });
-            return ((await r.json()) as { eventType: string; orderId: string }[])
-              .filter((e) => e.orderId === order.id)
-              .map((e) => e.eventType);
-          },
-          { timeout: 5000 },
-        )
+        .poll(() => polledEventTypes(stack, token, order.id), { timeout: 5000 })
         .toContain('CONFIRMED');
       const detail = await (await owner.client.call('GET', `${s}/orders/${order.id}`)).json();
       expect(detail.situation).toBe('ACCEPTED');

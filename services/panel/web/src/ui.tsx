@@ -121,3 +121,29 @@ export const fmtDate = (iso: string | null | undefined, lang: Lang) =>
 
 export const money = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : v.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** A labelled text input (or textarea with `rows`) bound to a value, with its inline error. */
+export function TextField(props: {
+  id: string;
+  label: string;
+  error?: string;
+  value: string;
+  onValue: (v: string) => void;
+  rows?: number;
+  type?: string;
+  disabled?: boolean;
+  inputMode?: 'decimal' | 'numeric';
+  min?: number;
+}) {
+  const { id, label, error, value, onValue, rows, ...rest } = props;
+  const onInput = (e: Event) => onValue((e.currentTarget as HTMLInputElement).value);
+  return (
+    <Field id={id} label={label} error={error}>
+      {rows ? (
+        <textarea id={id} rows={rows} value={value} onInput={onInput} />
+      ) : (
+        <input id={id} value={value} onInput={onInput} {...rest} />
+      )}
+    </Field>
+  );
+}

@@ -5,38 +5,48 @@ const msg = { required: 'req', price: 'price', lines: 'lines', minMax: 'minmax' 
 
 describe('menu editor model', () => {
   it('turns a generated size group back into variations, and saves them as variations', () => {
+    const price = (value: number) => ({ value, originalValue: null, currency: 'BRL' });
+    const status = 'AVAILABLE' as const;
+    const option = (id: string, name: string, value: number, index: number) => ({
+      id,
+      name,
+      externalCode: '',
+      index,
+      status,
+      price: price(value),
+    });
+    const group = (id: string, name: string, min: number, options: ReturnType<typeof option>[]) => ({
+      id,
+      name,
+      description: null,
+      index: 0,
+      status,
+      minPermitted: min,
+      maxPermitted: 1,
+      options,
+    });
     const draft = fromPublic({
       id: 'm1',
       name: 'Cardápio',
-      categories: [{ id: 'c', name: 'Pizzas', status: 'AVAILABLE', itemOfferIds: ['p'] }],
+      categories: [{ id: 'c', name: 'Pizzas', description: '', index: 0, status, itemOfferIds: ['p'] }],
       items: [
         {
           id: 'p',
           name: 'Pizza',
           description: '',
-          status: 'AVAILABLE',
-          price: { value: 30 },
+          externalCode: '',
+          image: null,
+          status,
+          price: price(30),
           optionGroupIds: ['p-variacoes', 'bordas'],
         },
       ],
       optionGroups: [
-        {
-          id: 'p-variacoes',
-          name: 'Tamanho',
-          minPermitted: 1,
-          maxPermitted: 1,
-          options: [
-            { name: 'M', price: { value: 30 } },
-            { name: 'G', price: { value: 40 } },
-          ],
-        },
-        {
-          id: 'bordas',
-          name: 'Borda',
-          minPermitted: 0,
-          maxPermitted: 1,
-          options: [{ name: 'Catupiry', price: { value: 5 } }],
-        },
+        group('p-variacoes', 'Tamanho', 1, [
+          option('p-variacoes-1', 'M', 30, 0),
+          option('p-variacoes-2', 'G', 40, 1),
+        ]),
+        group('bordas', 'Borda', 0, [option('b1', 'Catupiry', 5, 0)]),
       ],
     });
     expect(draft.items[0]).toMatchObject({

@@ -1,3 +1,5 @@
+import type { Menu } from '@od/contracts';
+
 /** The menu editor's draft and its conversions from the public menu and to the catalog's input. */
 export interface DraftItem {
   id: string;
@@ -32,34 +34,13 @@ export interface Draft {
   groups: DraftGroup[];
 }
 
-interface PublicMenu {
-  id: string;
-  name: string;
-  categories: { id: string; name: string; status: string; itemOfferIds: string[] }[];
-  items: {
-    id: string;
-    name: string;
-    description: string;
-    status: string;
-    price: { value: number };
-    optionGroupIds: string[];
-  }[];
-  optionGroups: {
-    id: string;
-    name: string;
-    minPermitted: number;
-    maxPermitted: number;
-    options: { name: string; price: { value: number } }[];
-  }[];
-}
-
-const VARIATIONS = '-variacoes';
+const VARIATIONS = '-variacoes'; // VARIATIONS_SUFFIX of @od/contracts (not bundled: it brings zod)
 const lines = (opts: { name: string; price: { value: number } }[]) =>
   opts.map((o) => `${o.name}=${o.price.value}`).join('\n');
 
 export const newId = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 
-export function fromPublic(menu: PublicMenu | null): Draft {
+export function fromPublic(menu: Menu | null): Draft {
   if (!menu) return { name: 'Cardápio', categories: [], items: [], groups: [] };
   const generated = new Set(menu.items.map((i) => i.id + VARIATIONS));
   return {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
-import { Banner, Field, useT } from '../ui.tsx';
+import { Banner, Field, TextField, useT } from '../ui.tsx';
 import { type Draft, draftErrors, fromPublic, newId, toInput } from './menu-model.ts';
 
 /** Catalog paths (`items[0].price.value`) narrowed to the editor's fields (`items[0].price`). */
@@ -62,25 +62,25 @@ export function MenuEditor(props: { store: Store }) {
   return (
     <form class="menu" onSubmit={save} noValidate>
       {msg && <Banner kind={msg.kind}>{msg.text}</Banner>}
-      <Field id="menu-name" label={t('menu.name')} error={err('name')}>
-        <input
-          id="menu-name"
-          value={draft.name}
-          onInput={(e) => set((d) => (d.name = e.currentTarget.value))}
-        />
-      </Field>
+      <TextField
+        id="menu-name"
+        label={t('menu.name')}
+        error={err('name')}
+        value={draft.name}
+        onValue={(v) => set((d) => (d.name = v))}
+      />
 
       <section class="card" aria-labelledby="m-cats">
         <h2 id="m-cats">{t('menu.categories')}</h2>
         {draft.categories.map((c, i) => (
           <div class="row" key={c.id}>
-            <Field id={`cat-${i}-name`} label={t('menu.category')} error={err(`categories[${i}].name`)}>
-              <input
-                id={`cat-${i}-name`}
-                value={c.name}
-                onInput={(e) => set((d) => (d.categories[i].name = e.currentTarget.value))}
-              />
-            </Field>
+            <TextField
+              id={`cat-${i}-name`}
+              label={t('menu.category')}
+              error={err(`categories[${i}].name`)}
+              value={c.name}
+              onValue={(v) => set((d) => (d.categories[i].name = v))}
+            />
             <label class="check">
               <input
                 type="checkbox"
@@ -108,13 +108,13 @@ export function MenuEditor(props: { store: Store }) {
           <fieldset class="item" key={it.id} data-item-id={it.id}>
             <legend>{it.name || t('menu.itemName')}</legend>
             <div class="row">
-              <Field id={`item-${i}-name`} label={t('menu.itemName')} error={err(`items[${i}].name`)}>
-                <input
-                  id={`item-${i}-name`}
-                  value={it.name}
-                  onInput={(e) => set((d) => (d.items[i].name = e.currentTarget.value))}
-                />
-              </Field>
+              <TextField
+                id={`item-${i}-name`}
+                label={t('menu.itemName')}
+                error={err(`items[${i}].name`)}
+                value={it.name}
+                onValue={(v) => set((d) => (d.items[i].name = v))}
+              />
               <Field id={`item-${i}-cat`} label={t('menu.category')}>
                 <select
                   id={`item-${i}-cat`}
@@ -129,15 +129,15 @@ export function MenuEditor(props: { store: Store }) {
                   ))}
                 </select>
               </Field>
-              <Field id={`item-${i}-price`} label={t('menu.price')} error={err(`items[${i}].price`)}>
-                <input
-                  id={`item-${i}-price`}
-                  inputMode="decimal"
-                  value={it.price}
-                  disabled={it.variations.trim() !== ''}
-                  onInput={(e) => set((d) => (d.items[i].price = e.currentTarget.value))}
-                />
-              </Field>
+              <TextField
+                id={`item-${i}-price`}
+                label={t('menu.price')}
+                error={err(`items[${i}].price`)}
+                inputMode="decimal"
+                disabled={it.variations.trim() !== ''}
+                value={it.price}
+                onValue={(v) => set((d) => (d.items[i].price = v))}
+              />
               <label class="check">
                 <input
                   type="checkbox"
@@ -147,14 +147,14 @@ export function MenuEditor(props: { store: Store }) {
                 {t('menu.available')}
               </label>
             </div>
-            <Field id={`item-${i}-var`} label={t('menu.variations')} error={err(`items[${i}].variations`)}>
-              <textarea
-                id={`item-${i}-var`}
-                rows={2}
-                value={it.variations}
-                onInput={(e) => set((d) => (d.items[i].variations = e.currentTarget.value))}
-              />
-            </Field>
+            <TextField
+              id={`item-${i}-var`}
+              label={t('menu.variations')}
+              error={err(`items[${i}].variations`)}
+              rows={2}
+              value={it.variations}
+              onValue={(v) => set((d) => (d.items[i].variations = v))}
+            />
             {draft.groups.length > 0 && (
               <fieldset>
                 <legend>{t('menu.itemGroups')}</legend>
@@ -207,40 +207,40 @@ export function MenuEditor(props: { store: Store }) {
           <fieldset class="item" key={g.id}>
             <legend>{g.name || t('menu.groupName')}</legend>
             <div class="row">
-              <Field id={`grp-${i}-name`} label={t('menu.groupName')} error={err(`optionGroups[${i}].name`)}>
-                <input
-                  id={`grp-${i}-name`}
-                  value={g.name}
-                  onInput={(e) => set((d) => (d.groups[i].name = e.currentTarget.value))}
-                />
-              </Field>
-              <Field id={`grp-${i}-min`} label={t('menu.min')} error={err(`optionGroups[${i}].minPermitted`)}>
-                <input
-                  id={`grp-${i}-min`}
-                  type="number"
-                  min={0}
-                  value={g.min}
-                  onInput={(e) => set((d) => (d.groups[i].min = e.currentTarget.value))}
-                />
-              </Field>
-              <Field id={`grp-${i}-max`} label={t('menu.max')} error={err(`optionGroups[${i}].maxPermitted`)}>
-                <input
-                  id={`grp-${i}-max`}
-                  type="number"
-                  min={0}
-                  value={g.max}
-                  onInput={(e) => set((d) => (d.groups[i].max = e.currentTarget.value))}
-                />
-              </Field>
-            </div>
-            <Field id={`grp-${i}-opts`} label={t('menu.options')} error={err(`optionGroups[${i}].options`)}>
-              <textarea
-                id={`grp-${i}-opts`}
-                rows={3}
-                value={g.options}
-                onInput={(e) => set((d) => (d.groups[i].options = e.currentTarget.value))}
+              <TextField
+                id={`grp-${i}-name`}
+                label={t('menu.groupName')}
+                error={err(`optionGroups[${i}].name`)}
+                value={g.name}
+                onValue={(v) => set((d) => (d.groups[i].name = v))}
               />
-            </Field>
+              <TextField
+                id={`grp-${i}-min`}
+                label={t('menu.min')}
+                error={err(`optionGroups[${i}].minPermitted`)}
+                type="number"
+                min={0}
+                value={g.min}
+                onValue={(v) => set((d) => (d.groups[i].min = v))}
+              />
+              <TextField
+                id={`grp-${i}-max`}
+                label={t('menu.max')}
+                error={err(`optionGroups[${i}].maxPermitted`)}
+                type="number"
+                min={0}
+                value={g.max}
+                onValue={(v) => set((d) => (d.groups[i].max = v))}
+              />
+            </div>
+            <TextField
+              id={`grp-${i}-opts`}
+              label={t('menu.options')}
+              error={err(`optionGroups[${i}].options`)}
+              rows={3}
+              value={g.options}
+              onValue={(v) => set((d) => (d.groups[i].options = v))}
+            />
             <button type="button" class="small" onClick={() => set((d) => d.groups.splice(i, 1))}>
               {t('menu.remove')} <span class="sr-only">{g.name}</span>
             </button>
