@@ -147,3 +147,17 @@ export function TextField(props: {
     </Field>
   );
 }
+
+/** A checkbox with its label after it. */
+export function Check(props: { label: string; checked: boolean; onChecked: (v: boolean) => void }) {
+  return (
+    <label class="check">
+      <input
+        type="checkbox"
+        checked={props.checked}
+        onChange={(e) => props.onChecked(e.currentTarget.checked)}
+      />{' '}
+      {props.label}
+    </label>
+  );
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
-import { Banner, Field, TextField, useT } from '../ui.tsx';
+import { Banner, Check, Field, TextField, useT } from '../ui.tsx';
 import { type Draft, draftErrors, fromPublic, newId, toInput } from './menu-model.ts';
 
 /** Catalog paths (`items[0].price.value`) narrowed to the editor's fields (`items[0].price`). */
@@ -81,14 +81,11 @@ export function MenuEditor(props: { store: Store }) {
               value={c.name}
               onValue={(v) => set((d) => (d.categories[i].name = v))}
             />
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={c.available}
-                onChange={(e) => set((d) => (d.categories[i].available = e.currentTarget.checked))}
-              />{' '}
-              {t('menu.available')}
-            </label>
+            <Check
+              label={t('menu.available')}
+              checked={c.available}
+              onChecked={(v) => set((d) => (d.categories[i].available = v))}
+            />
             <button type="button" class="small" onClick={() => set((d) => d.categories.splice(i, 1))}>
               {t('menu.remove')} <span class="sr-only">{c.name}</span>
             </button>
@@ -138,14 +135,11 @@ export function MenuEditor(props: { store: Store }) {
                 value={it.price}
                 onValue={(v) => set((d) => (d.items[i].price = v))}
               />
-              <label class="check">
-                <input
-                  type="checkbox"
-                  checked={it.available}
-                  onChange={(e) => set((d) => (d.items[i].available = e.currentTarget.checked))}
-                />{' '}
-                {t('menu.available')}
-              </label>
+              <Check
+                label={t('menu.available')}
+                checked={it.available}
+                onChecked={(v) => set((d) => (d.items[i].available = v))}
+              />
             </div>
             <TextField
               id={`item-${i}-var`}
