@@ -247,6 +247,18 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser', () => {
     await page.getByRole('button', { name: 'Português' }).click();
   }, 120_000);
 
+  it('the first load is at most 250 KB of compressed JavaScript', async () => {
+    const html = await (await fetch(url('/panel/'))).text();
+    const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toHaveLength(1);
+    const res = await fetch(url(scripts[0]), { headers: { 'accept-encoding': 'br' } });
+    expect(res.headers.get('content-encoding')).toBe('br');
+    const compressed = Number(res.headers.get('content-length'));
+    expect(compressed).toBeGreaterThan(1000);
+    expect(compressed).toBeLessThanOrEqual(250 * 1024);
+    writeFileSync(path.join(SHOTS, 'bundle-size.txt'), `app.js brotli: ${compressed} bytes\n`);
+  });
+
   it("a user of one store cannot reach another store's data", async () => {
     await page.goto(url(`/panel/s/${otherStore}/credentials`));
     await page.getByRole('heading', { name: 'Escolha a loja' }).waitFor();
