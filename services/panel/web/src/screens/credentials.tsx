@@ -12,6 +12,7 @@ export interface Credential {
   deliveryMode: 'POLLING' | 'WEBHOOK' | 'BOTH';
   webhookUrl: string | null;
   includeMarketplaceOrders: boolean;
+  apiProfile?: string;
   createdAt: string;
 }
 interface Created extends Credential {
@@ -43,6 +44,7 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
         deliveryMode: mode,
         webhookUrl: mode === 'POLLING' ? null : f.get('webhookUrl'),
         includeMarketplaceOrders: f.get('marketplace') === 'on',
+        apiProfile: f.get('apiProfile'),
       });
       setErrors({});
       (e.target as HTMLFormElement).reset();
@@ -80,6 +82,12 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
           <input id="cred-url" name="webhookUrl" type="url" required />
         </Field>
       )}
+      <Field id="cred-profile" label={t('cred.profile')}>
+        <select id="cred-profile" name="apiProfile">
+          <option value="SPEC">SPEC</option>
+          <option value="OPEN_DELIVERY">Open Delivery 1.4.0</option>
+        </select>
+      </Field>
       <label class="check">
         <input type="checkbox" name="marketplace" /> {t('cred.marketplace')}
       </label>
@@ -171,7 +179,10 @@ export function Credentials(props: { store: Store }) {
                   <span class={`status ${c.status.toLowerCase()}`}>{c.status}</span>
                 </td>
                 <td>{c.scopes.join(', ')}</td>
-                <td>{c.deliveryMode}</td>
+                <td>
+                  {c.deliveryMode}
+                  {c.apiProfile === 'OPEN_DELIVERY' ? ' · Open Delivery' : ''}
+                </td>
                 <td>{c.includeMarketplaceOrders ? t('cred.yes') : t('cred.no')}</td>
                 <td class="actions">
                   {c.status !== 'REVOKED' && (
