@@ -10,6 +10,8 @@ export interface BoardEvent {
   orderId: string;
   eventType: string;
   createdAt: string;
+  /** the order's card after the event (read once per event for every board of the store) */
+  card: unknown;
 }
 
 type Listener = (e: BoardEvent) => void;
@@ -34,8 +36,14 @@ function read(data: unknown): OrderEventMessage | null {
  * - a durable JetStream consumer shared by the replicas: keeps `store_orders` (which orders the
  *   board lists) without losing any event, acked after the write.
  */
-export async function startLiveOrders(base: ServiceBase, db: PanelDb): Promise<LiveOrders> {
+export async function startLiveOrders(
+  base: ServiceBase,
+  db: PanelDb,
+  loadCard: (merchantId: string, orderId: string) => Promise<unknown>,
+): Promise<LiveOrders> {
   const listeners = new Map<string, Set<Listener>>();
+  // per store, events are pushed in arrival order even though each waits for its card
+  const pushing = new Map<string, Promise<void>>();
   const sub: Subscription = base.nc.subscribe(base.names.orderEventSubjects, {
     callback: (err, msg) => {
       if (err) return;
@@ -46,12 +54,22 @@ export async function startLiveOrders(base: ServiceBase, db: PanelDb): Promise<L
         return;
       }
       if (!m) return;
-      const event = {
-        orderId: m.envelope.orderId,
-        eventType: m.envelope.eventType,
-        createdAt: m.envelope.createdAt,
-      };
-      for (const fn of listeners.get(m.merchantId) ?? []) fn(event);
+      const { merchantId, envelope } = m;
+      if (!listeners.has(merchantId)) return;
+      const card = loadCard(merchantId, envelope.orderId);
+      const next = (pushing.get(merchantId) ?? Promise.resolve()).then(async () => {
+        const event = {
+          orderId: envelope.orderId,
+          eventType: envelope.eventType,
+          createdAt: envelope.createdAt,
+          card: await card,
+        };
+        for (const fn of listeners.get(merchantId) ?? []) fn(event);
+      });
+      pushing.set(merchantId, next);
+      void next.finally(() => {
+        if (pushing.get(merchantId) === next) pushing.delete(merchantId);
+      });
     },
   });
 

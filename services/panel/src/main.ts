@@ -8,6 +8,7 @@ import type { PanelContext } from './context.ts';
 import { LoginLimiter } from './db/login-limiter.ts';
 import { PanelDb } from './db/panel-db.ts';
 import { SESSION_IDLE_MS } from './domain/session.ts';
+import { boardCard } from './handlers/orders.ts';
 import { userAdminHandlers } from './handlers/users-admin.ts';
 import { buildPanelApp } from './http/app.ts';
 import { startLiveOrders } from './live-orders.ts';
@@ -28,7 +29,8 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Pa
   const db = new PanelDb(base.pool);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on('error', (err) => base.log.warn({ err: err.message }, 'redis error'));
-  const live = await startLiveOrders(base, db);
+  // the boards' cards are read through the handlers, which need the context built just below
+  const live = await startLiveOrders(base, db, (merchantId, orderId) => boardCard(ctx, merchantId, orderId));
   const ctx: PanelContext = {
     base,
     db,

@@ -4,6 +4,9 @@ import { errors, HttpException } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelContext } from './context.ts';
 
+/** What a call needs of the request it serves: its id (the trace id) and logger. */
+export type Caller = Pick<FastifyRequest, 'id' | 'log'>;
+
 export interface Upstream<T = unknown> {
   status: number;
   body: T;
@@ -18,7 +21,7 @@ const dec = new TextDecoder();
  */
 export async function upstream<T = unknown>(
   ctx: PanelContext,
-  request: FastifyRequest,
+  request: Caller,
   service: ServiceName,
   op: string,
   rpc: Omit<RpcRequest, 'traceId'>,

@@ -1,11 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { CATALOG_OPS, ORDER_ACTIONS, ORDER_OPS, ORDER_TYPES } from '@od/contracts';
 import { HttpException } from '@od/errors';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { PanelContext, PanelRoutes } from '../context.ts';
 import { panelErrors } from '../domain/panel-errors.ts';
 import { requireStore } from '../http/guards.ts';
-import { ok, relay, upstream } from '../upstream.ts';
+import { type Caller, ok, relay, upstream } from '../upstream.ts';
 
 const storeParams = z.object({ merchantId: z.string() });
 const orderParams = storeParams.extend({ orderId: z.string().max(100) });
@@ -26,12 +26,24 @@ type AdminOrder = {
 };
 
 /** The order when it belongs to the store (orders' admin view), else 404. */
-async function storeOrder(ctx: PanelContext, request: FastifyRequest, merchantId: string, orderId: string) {
+async function storeOrder(ctx: PanelContext, request: Caller, merchantId: string, orderId: string) {
   const r = await upstream<AdminOrder>(ctx, request, 'orders', ORDER_OPS.adminGet, { params: { orderId } });
   if (r.status === 404 || (ok(r) && r.body.merchant?.id?.toLowerCase() !== merchantId))
     throw new HttpException(panelErrors.order());
   if (!ok(r)) throw new HttpException({ status: r.status, body: r.body });
   return r.body;
+}
+
+export type BoardCard = ReturnType<typeof card>;
+
+/** The card of an order for the boards of its store (pushed with each event), null when unreadable. */
+export async function boardCard(
+  ctx: PanelContext,
+  merchantId: string,
+  orderId: string,
+): Promise<BoardCard | null> {
+  const caller = { id: randomUUID(), log: ctx.base.log } as Caller;
+  return storeOrder(ctx, caller, merchantId, orderId).then(card, () => null);
 }
 
 const card = (o: AdminOrder) => ({

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
 import type { Key } from '../i18n.ts';
 import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, money, useT } from '../ui.tsx';
@@ -60,6 +60,8 @@ export function Orders(props: { store: Store }) {
   const [live, setLive] = useState(false);
   const [error, setError] = useState('');
   const [detail, setDetail] = useState<Detail | null>(null);
+  const openId = useRef<string | null>(null);
+  openId.current = detail?.id ?? null;
   const [cancelling, setCancelling] = useState<Card | null>(null);
   const base = storePath(props.store.merchantId);
   const upsert = (c: Card) => setOrders((m) => new Map(m).set(c.id, c));
@@ -82,7 +84,15 @@ export function Orders(props: { store: Store }) {
       loadAll(); // events missed while disconnected
     };
     es.onerror = () => setLive(false);
-    es.addEventListener('order', (e) => refresh(JSON.parse((e as MessageEvent).data).orderId));
+    es.addEventListener('order', (e) => {
+      const { orderId, card } = JSON.parse((e as MessageEvent).data) as {
+        orderId: string;
+        card: Card | null;
+      };
+      if (card) upsert(card);
+      // an open detail (history) is read again; a card the panel could not read is fetched here
+      if (!card || openId.current === orderId) void refresh(orderId);
+    });
     const wanted = new URLSearchParams(location.search).get('order');
     if (wanted) openDetail(wanted);
     return () => es.close();
