@@ -1,17 +1,24 @@
 import { z } from 'zod';
+import { defineOps } from './op.ts';
 
 /**
  * Merchant panel users (served by the panel service). Support manages them through the Admin API
  * (`/admin/v1/merchants/{merchantId}/users`) and `odctl user`.
  */
-export const PANEL_OPS = {
+const store = z.object({ merchantId: z.string() });
+
+export const PANEL_OPS = defineOps('panel', {
   /** params { merchantId }, body { email, role } -> 201 UserInvite | 404 (unknown store) | 400 */
-  invite: 'admin.users.invite',
+  invite: { name: 'admin.users.invite', callers: ['admin'], params: store, body: z.unknown() },
   /** params { merchantId } -> 200 StoreUser[] */
-  list: 'admin.users.list',
+  list: { name: 'admin.users.list', callers: ['admin'], params: store },
   /** params { merchantId, userId } -> 204 | 404 (removes the membership and the user's sessions) */
-  remove: 'admin.users.remove',
-} as const;
+  remove: {
+    name: 'admin.users.remove',
+    callers: ['admin'],
+    params: z.object({ merchantId: z.string(), userId: z.string() }),
+  },
+});
 
 export const PANEL_ROLES = ['OWNER', 'STAFF'] as const;
 export type PanelRole = (typeof PANEL_ROLES)[number];

@@ -39,12 +39,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Pa
     secureCookies: config.NODE_ENV === 'production',
     now: () => new Date(),
   };
-  const handlers = userAdminHandlers(ctx);
-  base.serve({
-    [PANEL_OPS.invite]: handlers.invite,
-    [PANEL_OPS.list]: handlers.list,
-    [PANEL_OPS.remove]: handlers.remove,
-  });
+  base.serve(PANEL_OPS, userAdminHandlers(ctx));
   const app = buildPanelApp(ctx, process.env.PANEL_WEB_DIR ?? WEB_DIR);
   await app.listen({ host: config.HOST, port: config.PANEL_PORT });
   const a = app.server.address() as AddressInfo;

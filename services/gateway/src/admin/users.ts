@@ -16,14 +16,14 @@ export const userAdminRoutes: RouteModule = (app, ctx) => {
     '/admin/v1/merchants/:merchantId/users',
     { schema: { params: storeParams, body: inviteBodySchema } },
     (request, reply) =>
-      forward(ctx, request, reply, 'panel', PANEL_OPS.invite, { params: request.params, body: request.body }),
+      forward(ctx, request, reply, PANEL_OPS.invite, { params: request.params, body: request.body }),
   );
   app.get('/admin/v1/merchants/:merchantId/users', { schema: { params: storeParams } }, (request, reply) =>
-    forward(ctx, request, reply, 'panel', PANEL_OPS.list, { params: request.params }),
+    forward(ctx, request, reply, PANEL_OPS.list, { params: request.params }),
   );
   app.delete(
     '/admin/v1/merchants/:merchantId/users/:userId',
     { schema: { params: userParams } },
-    (request, reply) => forward(ctx, request, reply, 'panel', PANEL_OPS.remove, { params: request.params }),
+    (request, reply) => forward(ctx, request, reply, PANEL_OPS.remove, { params: request.params }),
   );
 };

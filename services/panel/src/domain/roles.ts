@@ -1,7 +1,8 @@
 import type { PanelRole } from '@od/contracts';
 
 /** What a role reaches. STAFF runs the orders board and the menu; OWNER everything. */
-export type Area = 'orders' | 'menu' | 'store' | 'credentials' | 'settings';
+export const AREAS = ['orders', 'menu', 'store', 'credentials', 'settings'] as const;
+export type Area = (typeof AREAS)[number];
 
 const STAFF_AREAS: ReadonlySet<Area> = new Set(['orders', 'menu', 'store']);
 

@@ -3,6 +3,7 @@ import {
   type CredentialChange,
   type CredentialRecord,
   createCredentialBodySchema,
+  type OpSpec,
   updateCredentialBodySchema,
 } from '@od/contracts';
 import { HttpException } from '@od/errors';
@@ -41,7 +42,7 @@ async function awaitGateways(ctx: PanelContext, rev: number): Promise<void> {
 
 /** The store's credentials (auth's authoritative list); never a secret. */
 export async function storeCredentials(ctx: PanelContext, request: FastifyRequest, merchantId: string) {
-  const r = await upstream<CredentialRecord[]>(ctx, request, 'auth', CREDENTIAL_OPS.list, {
+  const r = await upstream<CredentialRecord[]>(ctx, request, CREDENTIAL_OPS.list, {
     body: { merchantId },
   });
   if (!ok(r)) throw new HttpException({ status: r.status, body: r.body });
@@ -64,11 +65,11 @@ async function change(
   ctx: PanelContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  op: string,
+  op: OpSpec,
   body: unknown,
   shape: (c: CredentialChange) => unknown,
 ) {
-  const r = await upstream<CredentialChange>(ctx, request, 'auth', op, { body });
+  const r = await upstream<CredentialChange>(ctx, request, op, { body });
   if (!ok(r)) return relay(reply, r);
   await awaitGateways(ctx, r.body.revision);
   return reply.code(r.status).send(shape(r.body));

@@ -25,16 +25,10 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
       const { clientId } = request.params;
       await ownCredential(ctx, request, request.store!.merchantId, clientId);
       const { eventType, ...query } = request.query;
-      const r = await upstream<{ items?: { eventType?: string }[] }>(
-        ctx,
-        request,
-        'feed',
-        FEED_OPS.adminEvents,
-        {
-          params: { clientId },
-          query,
-        },
-      );
+      const r = await upstream<{ items?: { eventType?: string }[] }>(ctx, request, FEED_OPS.adminEvents, {
+        params: { clientId },
+        query,
+      });
       // the type filter applies to the page (the feed pages by position, not by type)
       if (eventType && r.body?.items) r.body.items = r.body.items.filter((e) => e.eventType === eventType);
       return relay(reply, r);

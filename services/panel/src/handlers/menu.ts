@@ -17,7 +17,7 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
     '/panel/api/stores/:merchantId/menu',
     { schema: { params }, preHandler: staff },
     async (request, reply) => {
-      const r = await upstream<MerchantSnapshot>(ctx, request, 'catalog', INTERNAL_OPS.merchantSnapshot, {
+      const r = await upstream<MerchantSnapshot>(ctx, request, INTERNAL_OPS.merchantSnapshot, {
         body: { merchantId: request.store!.merchantId },
       });
       if (r.status !== 200) return relay(reply, r);
@@ -30,7 +30,7 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
     async (request, reply) =>
       relay(
         reply,
-        await upstream(ctx, request, 'catalog', CATALOG_OPS.adminPutMenu, {
+        await upstream(ctx, request, CATALOG_OPS.adminPutMenu, {
           params: { merchantId: request.store!.merchantId },
           body: request.body,
         }),

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CATALOG_OPS, ORDER_ACTIONS, ORDER_OPS, ORDER_TYPES } from '@od/contracts';
+import { CATALOG_OPS, ORDER_ACTIONS, ORDER_OPS, ORDER_TYPES, type Principal } from '@od/contracts';
 import { HttpException } from '@od/errors';
 import { z } from 'zod';
 import type { PanelContext, PanelRoutes } from '../context.ts';
 import { panelErrors } from '../domain/panel-errors.ts';
 import { requireStore } from '../http/guards.ts';
-import { type Caller, ok, relay, upstream } from '../upstream.ts';
+import { type Caller, ok, PANEL_ITSELF, relay, upstream } from '../upstream.ts';
 
 const storeParams = z.object({ merchantId: z.string() });
 const orderParams = storeParams.extend({ orderId: z.string().max(100) });
@@ -26,8 +26,14 @@ type AdminOrder = {
 };
 
 /** The order when it belongs to the store (orders' admin view), else 404. */
-async function storeOrder(ctx: PanelContext, request: Caller, merchantId: string, orderId: string) {
-  const r = await upstream<AdminOrder>(ctx, request, 'orders', ORDER_OPS.adminGet, { params: { orderId } });
+async function storeOrder(
+  ctx: PanelContext,
+  request: Caller,
+  merchantId: string,
+  orderId: string,
+  principal?: Principal,
+) {
+  const r = await upstream<AdminOrder>(ctx, request, ORDER_OPS.adminGet, { params: { orderId } }, principal);
   if (r.status === 404 || (ok(r) && r.body.merchant?.id?.toLowerCase() !== merchantId))
     throw new HttpException(panelErrors.order());
   if (!ok(r)) throw new HttpException({ status: r.status, body: r.body });
@@ -43,7 +49,7 @@ export async function boardCard(
   orderId: string,
 ): Promise<BoardCard | null> {
   const caller = { id: randomUUID(), log: ctx.base.log } as Caller;
-  return storeOrder(ctx, caller, merchantId, orderId).then(card, () => null);
+  return storeOrder(ctx, caller, merchantId, orderId, PANEL_ITSELF).then(card, () => null);
 }
 
 const card = (o: AdminOrder) => ({
@@ -120,7 +126,7 @@ export const orderRoutes: PanelRoutes = (app, ctx) => {
       await storeOrder(ctx, request, request.store!.merchantId, orderId);
       return relay(
         reply,
-        await upstream(ctx, request, 'orders', ORDER_OPS.adminAction, {
+        await upstream(ctx, request, ORDER_OPS.adminAction, {
           params: { orderId, action },
           body: request.body ?? undefined,
         }),
@@ -136,12 +142,12 @@ export const orderRoutes: PanelRoutes = (app, ctx) => {
     },
     async (request, reply) => {
       const merchantId = request.store!.merchantId;
-      const store = await upstream<{ test?: boolean }>(ctx, request, 'catalog', CATALOG_OPS.adminGet, {
+      const store = await upstream<{ test?: boolean }>(ctx, request, CATALOG_OPS.adminGet, {
         params: { merchantId },
       });
       if (!ok(store)) return relay(reply, store);
       if (store.body.test !== true) throw new HttpException(panelErrors.notTestStore());
-      const r = await upstream<AdminOrder>(ctx, request, 'orders', ORDER_OPS.adminCreate, {
+      const r = await upstream<AdminOrder>(ctx, request, ORDER_OPS.adminCreate, {
         params: { merchantId },
         body: { type: request.body.type },
       });

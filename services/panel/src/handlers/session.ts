@@ -7,7 +7,7 @@ import { panelErrors } from '../domain/panel-errors.ts';
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from '../domain/password.ts';
 import { clearedCookie, SESSION_ABSOLUTE_MS, sessionCookie } from '../domain/session.ts';
 import { newToken, tokenHash } from '../domain/tokens.ts';
-import { upstream } from '../upstream.ts';
+import { upstream, userPrincipal } from '../upstream.ts';
 
 const email = z.string().trim().toLowerCase().min(1, 'email é obrigatório.').max(254);
 // length rules are checked by passwordProblem (one pt-BR message); the cap keeps scrypt bounded
@@ -27,11 +27,9 @@ async function me(
       const r = await upstream<{ name?: string; test?: boolean }>(
         ctx,
         request,
-        'catalog',
         CATALOG_OPS.adminGet,
-        {
-          params: { merchantId: m.merchantId },
-        },
+        { params: { merchantId: m.merchantId } },
+        userPrincipal(userId, m.merchantId, m.role),
       );
       return {
         merchantId: m.merchantId,

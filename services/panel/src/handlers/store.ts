@@ -14,7 +14,7 @@ export const storeRoutes: PanelRoutes = (app, ctx) => {
     async (request, reply) =>
       relay(
         reply,
-        await upstream(ctx, request, 'catalog', CATALOG_OPS.adminGet, {
+        await upstream(ctx, request, CATALOG_OPS.adminGet, {
           params: { merchantId: request.store!.merchantId },
         }),
       ),
@@ -28,7 +28,7 @@ export const storeRoutes: PanelRoutes = (app, ctx) => {
     async (request, reply) =>
       relay(
         reply,
-        await upstream(ctx, request, 'catalog', CATALOG_OPS.adminPatch, {
+        await upstream(ctx, request, CATALOG_OPS.adminPatch, {
           params: { merchantId: request.store!.merchantId },
           body: request.body,
         }),

@@ -1,17 +1,25 @@
-import type { RpcHandler } from '@od/bus';
-import { callRpc } from '@od/bus';
-import { CATALOG_OPS, inviteBodySchema, isGuid, SETUP_TOKEN_TTL_MS, type UserInvite } from '@od/contracts';
+import {
+  CATALOG_OPS,
+  type Handlers,
+  inviteBodySchema,
+  isGuid,
+  type PANEL_OPS,
+  SETUP_TOKEN_TTL_MS,
+  type UserInvite,
+} from '@od/contracts';
 import { errors, fieldErrorsFromIssues } from '@od/errors';
 import type { PanelContext } from '../context.ts';
 import { newToken, tokenHash } from '../domain/tokens.ts';
+import { PANEL_ITSELF } from '../upstream.ts';
 
 const userNotFound = () => errors.adminNotFound('Usuário');
 
 async function storeExists(ctx: PanelContext, merchantId: string, traceId: string): Promise<boolean> {
-  const r = await callRpc(ctx.base.nc, ctx.base.names.rpc('catalog', CATALOG_OPS.adminGet), {
-    traceId,
-    params: { merchantId },
-  });
+  const r = await ctx.base.rpc.call(
+    CATALOG_OPS.adminGet,
+    { params: { merchantId } },
+    { traceId, principal: PANEL_ITSELF },
+  );
   if (r.status === 404) return false;
   if (r.status !== 200) throw new Error(`catalog answered ${r.status}`);
   return true;
@@ -21,7 +29,7 @@ async function storeExists(ctx: PanelContext, merchantId: string, traceId: strin
  * Admin ops (called by the gateway's `/admin/v1/merchants/{merchantId}/users` routes): invite a
  * user to a store (201 with a single-use setup token valid 72 h, shown this once), list, remove.
  */
-export function userAdminHandlers(ctx: PanelContext): Record<string, RpcHandler> {
+export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS> {
   return {
     invite: async (req) => {
       const merchantId = String(req.params?.merchantId ?? '').toLowerCase();

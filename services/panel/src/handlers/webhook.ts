@@ -31,7 +31,7 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
             .filter(([, v]) => v !== undefined)
             .map(([k, v]) => [k, String(v)]),
         );
-        return relay(reply, await upstream(ctx, request, 'webhook', op, { params: { clientId }, query }));
+        return relay(reply, await upstream(ctx, request, op, { params: { clientId }, query }));
       },
     );
   }
@@ -41,10 +41,7 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
     async (request, reply) => {
       const { clientId } = request.params;
       await ownCredential(ctx, request, request.store!.merchantId, clientId);
-      return relay(
-        reply,
-        await upstream(ctx, request, 'webhook', WEBHOOK_OPS.clearQueue, { params: { clientId } }),
-      );
+      return relay(reply, await upstream(ctx, request, WEBHOOK_OPS.clearQueue, { params: { clientId } }));
     },
   );
   app.post(
@@ -55,7 +52,7 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
       await ownCredential(ctx, request, request.store!.merchantId, clientId);
       return relay(
         reply,
-        await upstream(ctx, request, 'webhook', WEBHOOK_OPS.resend, { params: { clientId, eventId } }),
+        await upstream(ctx, request, WEBHOOK_OPS.resend, { params: { clientId, eventId } }),
       );
     },
   );
