@@ -19,6 +19,7 @@ export default defineConfig({
     include: [
       'libs/*/src/**/*.test.ts',
       'services/*/src/**/*.test.ts',
+      'services/*/web/src/**/*.test.ts',
       'tests/**/*.test.ts',
       'examples/**/*.test.ts',
       'cli/**/*.test.ts',

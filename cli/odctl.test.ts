@@ -37,7 +37,10 @@ describe('odctl', () => {
         srv.close(() => resolve(p));
       });
     });
-    stack = await startStack({ env: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
+    stack = await startStack({
+      panel: true,
+      env: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+    });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -251,5 +254,23 @@ describe('odctl', () => {
     const again = await odctl(stack, 'order', 'action', created.out.id, 'confirm');
     expect(again.code).toBe(1);
     expect(again.err).toMatchObject({ status: 422 });
+  });
+
+  it('user invite prints the setup link; list shows the user; remove takes the store away', async () => {
+    const store = await odctl(stack, 'store', 'create', '--name', 'Loja usuários');
+    const merchantId = store.out.id;
+    const inv = await odctl(stack, 'user', 'invite', merchantId, 'dono@loja.test', '--role', 'owner');
+    expect(inv.code).toBe(0);
+    expect(inv.out).toMatchObject({ email: 'dono@loja.test', role: 'OWNER' });
+    expect(inv.out.setupUrl).toContain(inv.out.setupToken);
+    const list = await odctl(stack, 'user', 'list', merchantId);
+    expect(list.out).toEqual([expect.objectContaining({ userId: inv.out.userId, active: false })]);
+    expect((await odctl(stack, 'user', 'remove', merchantId, inv.out.userId)).code).toBe(0);
+    expect((await odctl(stack, 'user', 'list', merchantId)).out).toEqual([]);
+    const again = await odctl(stack, 'user', 'remove', merchantId, inv.out.userId);
+    expect(again.code).toBe(1);
+    expect(again.err.error).toBe('not_found');
+    const bad = await odctl(stack, 'user', 'invite', merchantId, 'x@loja.test', '--role', 'chef');
+    expect(bad.err.error).toBe('usage');
   });
 });

@@ -10,6 +10,7 @@ import { registerHealth } from './commands/health.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerOrder } from './commands/order.ts';
 import { registerStore } from './commands/store.ts';
+import { registerUser } from './commands/user.ts';
 import { registerWebhook } from './commands/webhook.ts';
 import { AdminError } from './lib/client.ts';
 import { DEFAULT_ADMIN_URL, type Io, makeCtx, processIo, UsageError } from './lib/context.ts';
@@ -33,6 +34,7 @@ export function buildProgram(io: Io): Command {
   registerOrder(program, ctx);
   registerEvents(program, ctx);
   registerWebhook(program, ctx);
+  registerUser(program, ctx);
   registerDemo(program, ctx);
   registerKeys(program, ctx);
   // subcommands inherit exitOverride and output routing

@@ -3,6 +3,7 @@
 // loader in the process (tsx costs ~35 MB of RSS and start time per service).
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { buildPanelWeb } from './panel-web.ts';
 import { ROOT, SERVICES } from './services.ts';
 
 /** Our workspace packages (@od/*) and relative imports are bundled; every other package stays external. */
@@ -33,4 +34,5 @@ await Promise.all(
     }),
   ),
 );
+await buildPanelWeb();
 console.log(`built ${SERVICES.length} services in ${Date.now() - started} ms`);

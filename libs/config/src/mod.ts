@@ -33,6 +33,9 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   ADMIN_TOKEN: z.string().min(16).optional(),
+  /** The merchant panel's listener (services/panel) and the address its invite links point to. */
+  PANEL_PORT: z.coerce.number().int().min(0).max(65535).default(8082),
+  PANEL_PUBLIC_URL: z.string().url().default('http://localhost:8082'),
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
   JWT_SECRET: z.string().min(32).optional(),
   CORS_ORIGIN: z.string().default('https://developers.example.com'),

@@ -10,6 +10,7 @@ export * from './merchant.ts';
 export * from './op.ts';
 export * from './ops.ts';
 export * from './order.ts';
+export * from './panel.ts';
 export * from './rpc.ts';
 export * from './subjects.ts';
 export * from './token.ts';

@@ -2,7 +2,7 @@
  * Every NATS name in one place. All names carry the deployment prefix (NATS_PREFIX) so that
  * several stacks (test runs) can share one NATS server without seeing each other.
  */
-export type ServiceName = 'auth' | 'catalog' | 'orders' | 'feed' | 'webhook';
+export type ServiceName = 'auth' | 'catalog' | 'orders' | 'feed' | 'webhook' | 'panel';
 
 export function names(prefix: string) {
   return {

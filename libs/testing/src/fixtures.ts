@@ -55,6 +55,7 @@ export function testConfig(
       HOST: '127.0.0.1',
       PORT: '0',
       ADMIN_PORT: '0',
+      PANEL_PORT: '0',
       ADMIN_TOKEN: 'test-admin-token-0123456789',
       JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789',
       PUBLIC_BASE_URL: 'https://api.test.local',

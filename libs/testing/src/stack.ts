@@ -5,6 +5,7 @@ import { start as startFeed } from '@od/feed';
 import { type GatewayHandle, start as startGateway } from '@od/gateway';
 import { createLogger, type Logger } from '@od/logger';
 import { start as startOrders } from '@od/orders';
+import { type PanelHandle, start as startPanel } from '@od/panel';
 import type { ServiceHandle } from '@od/runtime';
 import { start as startWebhook } from '@od/webhook';
 import { cleanupNats, freshDatabase, testConfig, uniquePrefix } from './fixtures.ts';
@@ -25,6 +26,8 @@ export interface TestStack {
   /** extra gateway replicas started with `gateways: n` */
   gateways: GatewayHandle[];
   services: Partial<Record<ServiceKey, ServiceHandle>>;
+  /** the merchant panel, started with `panel: true` */
+  panel?: PanelHandle;
   /** fetch against the public listener (path relative) */
   api(path: string, init?: RequestInit, gatewayIndex?: number): Promise<Response>;
   /** fetch against the admin listener, admin token included, JSON body helper */
@@ -40,6 +43,8 @@ export interface StackOptions {
   /** number of gateway replicas (default 1) */
   gateways?: number;
   env?: Record<string, string>;
+  /** also start the merchant panel service (its own listener, `stack.panel.url`) */
+  panel?: boolean;
   /** logger for every service and gateway of the stack (e.g. one writing into memory) */
   log?: Logger;
 }
@@ -58,6 +63,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   for (const key of opts.services ?? (Object.keys(STARTERS) as ServiceKey[])) {
     services[key] = await STARTERS[key](config, { log: log.child({ service: key }) });
   }
+  const panel = opts.panel ? await startPanel(config, { log: log.child({ service: 'panel' }) }) : undefined;
   const gateways: GatewayHandle[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++)
     gateways.push(await startGateway(config, { log: log.child({ service: 'gateway' }) }));
@@ -68,6 +74,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     gateway,
     gateways,
     services,
+    panel,
     api: (path, init, i = 0) => fetch(gateways[i].publicUrl + path, init),
     admin: (method, path, body) =>
       fetch(gateway.adminUrl + path, {
@@ -87,6 +94,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     async stop() {
       for (const g of gateways) await g.stop().catch(() => {});
       for (const h of extra) await h.stop().catch(() => {});
+      await panel?.stop().catch(() => {});
       for (const h of Object.values(services)) await h?.stop().catch(() => {});
       await cleanupNats(config.NATS_URL, prefix).catch(() => {});
       await db.drop();

@@ -13,22 +13,26 @@ export const CREDENTIAL_OPS = defineOps('auth', {
   /** body { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
   create: {
     name: 'credentials.create',
-    callers: ['admin'],
+    callers: ['admin', 'merchantUser'],
     body: z.object({ merchantId: z.string(), body: z.unknown() }),
   },
   /** -> 200 CredentialRecord[] */
-  list: { name: 'credentials.list', callers: ['admin'], body: merchant },
+  list: { name: 'credentials.list', callers: ['admin', 'merchantUser'], body: merchant },
   /** body { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
   update: {
     name: 'credentials.update',
-    callers: ['admin'],
+    callers: ['admin', 'merchantUser'],
     body: z.object({ clientId: z.string(), body: z.unknown() }),
   },
-  pause: { name: 'credentials.pause', callers: ['admin'], body: client },
-  resume: { name: 'credentials.resume', callers: ['admin'], body: client },
-  revoke: { name: 'credentials.revoke', callers: ['admin'], body: client },
+  pause: { name: 'credentials.pause', callers: ['admin', 'merchantUser'], body: client },
+  resume: { name: 'credentials.resume', callers: ['admin', 'merchantUser'], body: client },
+  revoke: { name: 'credentials.revoke', callers: ['admin', 'merchantUser'], body: client },
   /** -> 200 CredentialChange with webhookSecret */
-  rotateWebhookSecret: { name: 'credentials.rotateWebhookSecret', callers: ['admin'], body: client },
+  rotateWebhookSecret: {
+    name: 'credentials.rotateWebhookSecret',
+    callers: ['admin', 'merchantUser'],
+    body: client,
+  },
 });
 
 export const AUTH_INTERNAL_OPS = defineOps('auth', {

@@ -13,15 +13,25 @@ export const CATALOG_OPS = defineOps('catalog', {
   /** body MerchantCreate -> 201 AdminMerchant */
   adminCreate: { name: 'admin.merchant.create', callers: ['admin'], body: z.unknown() },
   /** -> 200 AdminMerchant | 404 { error: not_found } */
-  adminGet: { name: 'admin.merchant.get', callers: ['admin'], params: merchant },
+  adminGet: { name: 'admin.merchant.get', callers: ['admin', 'merchantUser', 'panel'], params: merchant },
   /** body MerchantPatch -> 200 AdminMerchant | 404 */
-  adminPatch: { name: 'admin.merchant.patch', callers: ['admin'], params: merchant, body: z.unknown() },
+  adminPatch: {
+    name: 'admin.merchant.patch',
+    callers: ['admin', 'merchantUser'],
+    params: merchant,
+    body: z.unknown(),
+  },
   /** body MenuInput (or [MenuInput]) -> 200 Menu | 404 */
-  adminPutMenu: { name: 'admin.merchant.putMenu', callers: ['admin'], params: merchant, body: z.unknown() },
+  adminPutMenu: {
+    name: 'admin.merchant.putMenu',
+    callers: ['admin', 'merchantUser'],
+    params: merchant,
+    body: z.unknown(),
+  },
   /** what orders (intake, edit) and auth (credential creation) need of a store -> 200 | 404 */
   merchantSnapshot: {
     name: 'internal.merchantSnapshot',
-    callers: ['orders', 'auth'],
+    callers: ['orders', 'auth', 'merchantUser'],
     body: merchant,
     reply: z.custom<MerchantSnapshot>(),
   },

@@ -11,7 +11,7 @@ export const FEED_OPS = defineOps('feed', {
   /** params { clientId }; query { limit?, before?, state? } -> 200 AdminFeedPage | 404 */
   adminEvents: {
     name: 'admin.credentialEvents',
-    callers: ['admin'],
+    callers: ['admin', 'merchantUser'],
     params: z.object({ clientId: z.string() }),
     query: z.record(z.string(), z.unknown()).optional(),
   },

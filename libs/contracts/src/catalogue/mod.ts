@@ -1,3 +1,4 @@
+import { PANEL_OPS } from '../panel.ts';
 import { AUTH_INTERNAL_OPS, CREDENTIAL_OPS } from './auth.ts';
 import { CATALOG_OPS } from './catalog.ts';
 import { FEED_OPS } from './feed.ts';
@@ -13,6 +14,7 @@ export const RPC = {
   orders: ORDER_OPS,
   feed: FEED_OPS,
   webhook: WEBHOOK_OPS,
+  panel: PANEL_OPS,
 } as const;
 
 /** Ops other services call (kept under their historical names). */

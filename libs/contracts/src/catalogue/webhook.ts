@@ -7,17 +7,27 @@ const page = z.record(z.string(), z.string().optional()).optional();
 /** RPC ops of the webhook service behind the admin routes (ids checked by the service: 404). */
 export const WEBHOOK_OPS = defineOps('webhook', {
   /** query { limit?, cursor? } -> 200 { items: WebhookAttemptView[], nextCursor } | 404 */
-  attempts: { name: 'admin.webhookAttempts', callers: ['admin'], params: client, query: page },
+  attempts: {
+    name: 'admin.webhookAttempts',
+    callers: ['admin', 'merchantUser'],
+    params: client,
+    query: page,
+  },
   /** query { limit?, cursor?, status? } -> 200 { items: WebhookDeliveryView[], nextCursor } | 404 */
-  deliveries: { name: 'admin.webhookDeliveries', callers: ['admin'], params: client, query: page },
+  deliveries: {
+    name: 'admin.webhookDeliveries',
+    callers: ['admin', 'merchantUser'],
+    params: client,
+    query: page,
+  },
   /** -> 200 WebhookEndpointView | 404 */
-  status: { name: 'admin.webhookStatus', callers: ['admin'], params: client },
+  status: { name: 'admin.webhookStatus', callers: ['admin', 'merchantUser'], params: client },
   /** -> 202 WebhookDeliveryView | 404 (event unknown to the credential) | 409 */
   resend: {
     name: 'admin.webhookResend',
-    callers: ['admin'],
+    callers: ['admin', 'merchantUser'],
     params: z.object({ clientId: z.string(), eventId: z.string() }),
   },
   /** -> 200 { cleared, reactivated } | 404 */
-  clearQueue: { name: 'admin.webhookClearQueue', callers: ['admin'], params: client },
+  clearQueue: { name: 'admin.webhookClearQueue', callers: ['admin', 'merchantUser'], params: client },
 });

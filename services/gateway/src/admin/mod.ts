@@ -4,6 +4,7 @@ import { feedAdminRoutes } from './feed.ts';
 import { healthRoutes } from './health.ts';
 import { merchantAdminRoutes } from './merchants.ts';
 import { orderAdminRoutes } from './orders.ts';
+import { userAdminRoutes } from './users.ts';
 import { webhookAdminRoutes } from './webhooks.ts';
 
 /** Every admin route family; one file each. */
@@ -14,4 +15,5 @@ export const adminRoutes: RouteModule[] = [
   orderAdminRoutes,
   feedAdminRoutes,
   webhookAdminRoutes,
+  userAdminRoutes,
 ];

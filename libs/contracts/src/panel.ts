@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { defineOps } from './op.ts';
+
+/**
+ * Merchant panel users (served by the panel service). Support manages them through the Admin API
+ * (`/admin/v1/merchants/{merchantId}/users`) and `odctl user`.
+ */
+const store = z.object({ merchantId: z.string() });
+
+export const PANEL_OPS = defineOps('panel', {
+  /** params { merchantId }, body { email, role } -> 201 UserInvite | 404 (unknown store) | 400 */
+  invite: { name: 'admin.users.invite', callers: ['admin'], params: store, body: z.unknown() },
+  /** params { merchantId } -> 200 StoreUser[] */
+  list: { name: 'admin.users.list', callers: ['admin'], params: store },
+  /** params { merchantId, userId } -> 204 | 404 (removes the membership and the user's sessions) */
+  remove: {
+    name: 'admin.users.remove',
+    callers: ['admin'],
+    params: z.object({ merchantId: z.string(), userId: z.string() }),
+  },
+});
+
+export const PANEL_ROLES = ['OWNER', 'STAFF'] as const;
+export type PanelRole = (typeof PANEL_ROLES)[number];
+
+/** A setup token is single-use and valid this long. */
+export const SETUP_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
+
+export const inviteBodySchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, 'email deve ter no máximo 254 caracteres.')
+    .email('email inválido.'),
+  role: z.enum(PANEL_ROLES, { error: 'role deve ser OWNER ou STAFF.' }),
+});
+export type InviteBody = z.infer<typeof inviteBodySchema>;
+
+export interface UserInvite {
+  userId: string;
+  email: string;
+  role: PanelRole;
+  /** shown once: the invitee sets a password with it at `setupUrl` */
+  setupToken: string;
+  setupUrl: string;
+}
+
+export interface StoreUser {
+  userId: string;
+  email: string;
+  role: PanelRole;
+  /** false until the invite was accepted (password set) */
+  active: boolean;
+  createdAt: string;
+}

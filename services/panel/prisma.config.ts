@@ -1,0 +1,10 @@
+import { defineConfig } from 'prisma/config';
+
+// The CLI reads this; at run time the service connects through @prisma/adapter-pg with schema "panel".
+export default defineConfig({
+  schema: 'prisma/schema.prisma',
+  migrations: { path: 'prisma/migrations' },
+  datasource: {
+    url: `${process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'}?schema=panel`,
+  },
+});

@@ -1,0 +1,44 @@
+import type { PanelRole } from '@od/contracts';
+import type { ServiceBase } from '@od/runtime';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { LoginLimiter } from './db/login-limiter.ts';
+import type { PanelDb, SessionRow } from './db/panel-db.ts';
+import type { LiveOrders } from './live-orders.ts';
+
+/** Everything a panel route needs; built once at start. */
+export interface PanelContext {
+  base: ServiceBase;
+  db: PanelDb;
+  limiter: LoginLimiter;
+  live: LiveOrders;
+  /** Secure cookies (production) */
+  secureCookies: boolean;
+  now: () => Date;
+}
+
+export type PanelApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** One file per route family registers its routes through this signature. */
+export type PanelRoutes = (app: PanelApp, ctx: PanelContext) => void;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set by the session hook on every /panel/api route but sign-in and password setup */
+    session?: SessionRow;
+    /** set by the store hook on /panel/api/stores/:merchantId/... */
+    store?: { merchantId: string; role: PanelRole };
+  }
+}

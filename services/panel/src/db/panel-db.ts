@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { PanelRole, StoreUser } from '@od/contracts';
+import type { Pool } from '@od/db';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { SESSION_ABSOLUTE_MS } from '../domain/session.ts';
+import { PrismaClient } from './generated/client.ts';
+
+export interface SessionRow {
+  id: string;
+  userId: string;
+  email: string;
+  csrfToken: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+export interface MembershipRow {
+  merchantId: string;
+  role: PanelRole;
+}
+
+/** Every query of the panel's own schema (users, memberships, sessions, setup tokens, board projection). */
+export class PanelDb {
+  readonly prisma: InstanceType<typeof PrismaClient>;
+
+  constructor(readonly pool: Pool) {
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: 'panel' }) });
+  }
+
+  /** Creates the user if new, adds (or changes) the store membership, and stores a setup token hash. */
+  async invite(
+    merchantId: string,
+    email: string,
+    role: PanelRole,
+    tokenHash: string,
+    expiresAt: Date,
+    now: Date,
+  ) {
+    return this.prisma.$transaction(async (tx) => {
+      const user = await tx.user.upsert({
+        where: { email },
+        create: { id: randomUUID(), email, createdAt: now },
+        update: {},
+      });
+      await tx.membership.upsert({
+        where: { userId_merchantId: { userId: user.id, merchantId } },
+        create: { userId: user.id, merchantId, role, createdAt: now },
+        update: { role },
+      });
+      await tx.setupToken.create({ data: { tokenHash, userId: user.id, createdAt: now, expiresAt } });
+      return user.id;
+    });
+  }
+
+  async storeUsers(merchantId: string): Promise<StoreUser[]> {
+    const rows = await this.prisma.membership.findMany({
+      where: { merchantId },
+      include: { user: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.map((m) => ({
+      userId: m.userId,
+      email: m.user.email,
+      role: m.role as PanelRole,
+      active: m.user.passwordHash !== null,
+      createdAt: m.createdAt.toISOString(),
+    }));
+  }
+
+  /** Removes the membership; a user left without stores loses every session. false = no such membership. */
+  async removeMembership(merchantId: string, userId: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.membership.deleteMany({ where: { merchantId, userId } });
+      if (count === 0) return false;
+      const left = await tx.membership.count({ where: { userId } });
+      if (left === 0) await tx.session.deleteMany({ where: { userId } });
+      return true;
+    });
+  }
+
+  /**
+   * Uses a setup token once: sets the password and ends the user's other sessions. Returns false
+   * when the token is unknown, used or expired. The conditional UPDATE makes a race single-use too.
+   */
+  async useSetupToken(tokenHash: string, passwordHash: string, now: Date): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.setupToken.updateMany({
+        where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+        data: { usedAt: now },
+      });
+      if (count === 0) return false;
+      const token = await tx.setupToken.findUniqueOrThrow({ where: { tokenHash } });
+      await tx.user.update({ where: { id: token.userId }, data: { passwordHash } });
+      await tx.session.deleteMany({ where: { userId: token.userId } });
+      return true;
+    });
+  }
+
+  userByEmail(email: string) {
+    return this.prisma.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+  }
+
+  async createSession(id: string, userId: string, csrfToken: string, now: Date): Promise<void> {
+    await this.prisma.session.create({
+      data: {
+        id,
+        userId,
+        csrfToken,
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+      },
+    });
+  }
+
+  async session(id: string): Promise<SessionRow | null> {
+    const s = await this.prisma.session.findUnique({
+      where: { id },
+      include: { user: { select: { email: true } } },
+    });
+    if (!s) return null;
+    return {
+      id: s.id,
+      userId: s.userId,
+      email: s.user.email,
+      csrfToken: s.csrfToken,
+      lastSeenAt: s.lastSeenAt,
+      expiresAt: s.expiresAt,
+    };
+  }
+
+  async touchSession(id: string, now: Date): Promise<void> {
+    await this.prisma.session.updateMany({ where: { id }, data: { lastSeenAt: now } });
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.prisma.session.deleteMany({ where: { id } });
+  }
+
+  async deleteUserSessions(userId: string): Promise<number> {
+    const { count } = await this.prisma.session.deleteMany({ where: { userId } });
+    return count;
+  }
+
+  /** Expired sessions and old setup tokens (called periodically). */
+  async prune(now: Date, idleMs: number): Promise<void> {
+    await this.prisma.session.deleteMany({
+      where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: new Date(now.getTime() - idleMs) } }] },
+    });
+    await this.prisma.setupToken.deleteMany({
+      where: { expiresAt: { lte: new Date(now.getTime() - 86_400_000) } },
+    });
+  }
+
+  async memberships(userId: string): Promise<MembershipRow[]> {
+    const rows = await this.prisma.membership.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } });
+    return rows.map((m) => ({ merchantId: m.merchantId, role: m.role as PanelRole }));
+  }
+
+  async membership(userId: string, merchantId: string): Promise<MembershipRow | null> {
+    const m = await this.prisma.membership.findUnique({
+      where: { userId_merchantId: { userId, merchantId } },
+    });
+    return m ? { merchantId: m.merchantId, role: m.role as PanelRole } : null;
+  }
+
+  /** Board projection: keeps the newest event of each order (by per-order sequence). */
+  async recordOrderEvent(e: {
+    orderId: string;
+    merchantId: string;
+    eventType: string;
+    orderSeq: number;
+    at: Date;
+  }) {
+    await this.pool.query(
+      `INSERT INTO store_orders (order_id, merchant_id, last_event_type, order_seq, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $5)
+       ON CONFLICT (order_id) DO UPDATE SET last_event_type = EXCLUDED.last_event_type,
+         order_seq = EXCLUDED.order_seq, updated_at = EXCLUDED.updated_at
+       WHERE store_orders.order_seq < EXCLUDED.order_seq`,
+      [e.orderId, e.merchantId, e.eventType, e.orderSeq, e.at],
+    );
+  }
+
+  /** Orders of a store touched in the last `sinceMs`, newest first. */
+  async recentOrders(merchantId: string, sinceMs: number, limit: number) {
+    const rows = await this.prisma.storeOrder.findMany({
+      where: { merchantId, updatedAt: { gte: new Date(Date.now() - sinceMs) } },
+      orderBy: { updatedAt: 'desc' },
+      take: limit,
+    });
+    return rows.map((r) => r.orderId);
+  }
+
+  close(): Promise<void> {
+    return this.prisma.$disconnect();
+  }
+}

@@ -1,0 +1,142 @@
+import {
+  CREDENTIAL_OPS,
+  type CredentialChange,
+  type CredentialRecord,
+  createCredentialBodySchema,
+  type OpSpec,
+  updateCredentialBodySchema,
+} from '@od/contracts';
+import { HttpException } from '@od/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { PanelContext, PanelRoutes } from '../context.ts';
+import { panelErrors } from '../domain/panel-errors.ts';
+import { requireStore } from '../http/guards.ts';
+import { ok, relay, upstream } from '../upstream.ts';
+
+const storeParams = z.object({ merchantId: z.string() });
+export const credentialParams = z.object({ merchantId: z.string(), clientId: z.string().max(100) });
+
+const enc = new TextEncoder();
+
+/**
+ * After auth wrote revision `rev`, asks every gateway replica to confirm its credential view has
+ * it (the gateway's own barrier subject), so a pause done here refuses the very next request.
+ */
+async function awaitGateways(ctx: PanelContext, rev: number): Promise<void> {
+  if (!(rev > 0)) return;
+  try {
+    const subject = `${ctx.base.config.NATS_PREFIX}.gateway.credentials.sync`;
+    const replies = await ctx.base.nc.requestMany(subject, enc.encode(JSON.stringify({ rev })), {
+      strategy: 'stall',
+      stall: 50,
+      maxWait: 2500,
+    });
+    for await (const _ of replies) {
+      // every replica's answer is awaited; a late one only delays the panel's reply
+    }
+  } catch (e) {
+    ctx.base.log.warn({ err: (e as Error).message }, 'credential sync barrier failed');
+  }
+}
+
+/** The store's credentials (auth's authoritative list); never a secret. */
+export async function storeCredentials(ctx: PanelContext, request: FastifyRequest, merchantId: string) {
+  const r = await upstream<CredentialRecord[]>(ctx, request, CREDENTIAL_OPS.list, {
+    body: { merchantId },
+  });
+  if (!ok(r)) throw new HttpException({ status: r.status, body: r.body });
+  return r.body;
+}
+
+/** The credential when it belongs to the store, else 404 (another store's ids look unknown). */
+export async function ownCredential(
+  ctx: PanelContext,
+  request: FastifyRequest,
+  merchantId: string,
+  clientId: string,
+) {
+  const found = (await storeCredentials(ctx, request, merchantId)).find((c) => c.clientId === clientId);
+  if (!found) throw new HttpException(panelErrors.credential());
+  return found;
+}
+
+async function change(
+  ctx: PanelContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  op: OpSpec,
+  body: unknown,
+  shape: (c: CredentialChange) => unknown,
+) {
+  const r = await upstream<CredentialChange>(ctx, request, op, { body });
+  if (!ok(r)) return relay(reply, r);
+  await awaitGateways(ctx, r.body.revision);
+  return reply.code(r.status).send(shape(r.body));
+}
+
+/** Credentials of a store (OWNER only): list, create (secrets once), rename/URL, pause, resume, revoke, rotate. */
+export const credentialRoutes: PanelRoutes = (app, ctx) => {
+  const owner = requireStore(ctx, 'credentials');
+
+  app.get(
+    '/panel/api/stores/:merchantId/credentials',
+    { schema: { params: storeParams }, preHandler: owner },
+    (request) => storeCredentials(ctx, request, request.store!.merchantId),
+  );
+
+  app.post(
+    '/panel/api/stores/:merchantId/credentials',
+    { schema: { params: storeParams, body: createCredentialBodySchema }, preHandler: owner },
+    (request, reply) =>
+      change(
+        ctx,
+        request,
+        reply,
+        CREDENTIAL_OPS.create,
+        { merchantId: request.store!.merchantId, body: request.body },
+        (c) => {
+          const { clientId, ...rest } = c.credential;
+          return { clientId, clientSecret: c.clientSecret, webhookSecret: c.webhookSecret ?? null, ...rest };
+        },
+      ),
+  );
+
+  app.patch(
+    '/panel/api/stores/:merchantId/credentials/:clientId',
+    { schema: { params: credentialParams, body: updateCredentialBodySchema }, preHandler: owner },
+    async (request, reply) => {
+      await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
+      return change(
+        ctx,
+        request,
+        reply,
+        CREDENTIAL_OPS.update,
+        { clientId: request.params.clientId, body: request.body },
+        (c) => ({
+          ...c.credential,
+          ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}),
+        }),
+      );
+    },
+  );
+
+  const actions = {
+    pause: CREDENTIAL_OPS.pause,
+    resume: CREDENTIAL_OPS.resume,
+    revoke: CREDENTIAL_OPS.revoke,
+    'webhook-secret': CREDENTIAL_OPS.rotateWebhookSecret,
+  };
+  for (const [path, op] of Object.entries(actions)) {
+    app.post(
+      `/panel/api/stores/:merchantId/credentials/:clientId/${path}`,
+      { schema: { params: credentialParams }, preHandler: owner },
+      async (request, reply) => {
+        await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
+        return change(ctx, request, reply, op, { clientId: request.params.clientId }, (c) =>
+          op === CREDENTIAL_OPS.rotateWebhookSecret ? { webhookSecret: c.webhookSecret } : c.credential,
+        );
+      },
+    );
+  }
+};

@@ -1,0 +1,39 @@
+import { CATALOG_OPS, INTERNAL_OPS, type MerchantSnapshot } from '@od/contracts';
+import { z } from 'zod';
+import type { PanelRoutes } from '../context.ts';
+import { requireStore } from '../http/guards.ts';
+import { relay, upstream } from '../upstream.ts';
+
+const params = z.object({ merchantId: z.string() });
+
+/**
+ * The store's menu (OWNER and STAFF). GET answers the public menu integrators receive (it is also a
+ * valid input: variations appear as their generated option group); PUT replaces it (catalog
+ * validates and answers 400 `{ error, message, errors }` with paths like `items[0].price`).
+ */
+export const menuRoutes: PanelRoutes = (app, ctx) => {
+  const staff = requireStore(ctx, 'menu');
+  app.get(
+    '/panel/api/stores/:merchantId/menu',
+    { schema: { params }, preHandler: staff },
+    async (request, reply) => {
+      const r = await upstream<MerchantSnapshot>(ctx, request, INTERNAL_OPS.merchantSnapshot, {
+        body: { merchantId: request.store!.merchantId },
+      });
+      if (r.status !== 200) return relay(reply, r);
+      return reply.send({ menu: r.body.menu });
+    },
+  );
+  app.put(
+    '/panel/api/stores/:merchantId/menu',
+    { schema: { params }, preHandler: staff },
+    async (request, reply) =>
+      relay(
+        reply,
+        await upstream(ctx, request, CATALOG_OPS.adminPutMenu, {
+          params: { merchantId: request.store!.merchantId },
+          body: request.body,
+        }),
+      ),
+  );
+};

@@ -1,0 +1,315 @@
+import { requestToken, startStack, type TestStack } from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createStore,
+  invite,
+  panelFetch,
+  polledEventTypes,
+  setPassword,
+  signIn,
+  signInRequest,
+  storeUser,
+} from '../test-helpers.ts';
+
+/** The panel's API through real HTTP, with the real stack (PostgreSQL, Redis, NATS, every service). */
+describe('panel API', () => {
+  let stack: TestStack;
+  let owner: Awaited<ReturnType<typeof storeUser>>;
+  let other: Awaited<ReturnType<typeof storeUser>>;
+
+  beforeAll(async () => {
+    stack = await startStack({ panel: true, env: { RATE_LIMIT_ENABLED: 'false' } });
+    owner = await storeUser(stack, 'OWNER');
+    other = await storeUser(stack, 'OWNER');
+  }, 60_000);
+  afterAll(async () => stack?.stop());
+
+  describe('invites and password setup', () => {
+    it('invite answers 201 with a single-use setup token and a setup URL', async () => {
+      const merchantId = await createStore(stack, 'Loja convite');
+      const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/users`, {
+        email: 'Ana@Loja.test',
+        role: 'STAFF',
+      });
+      expect(r.status).toBe(201);
+      const body = await r.json();
+      expect(Object.keys(body).sort()).toEqual(['email', 'role', 'setupToken', 'setupUrl', 'userId']);
+      expect(body).toMatchObject({ email: 'ana@loja.test', role: 'STAFF' });
+      expect(body.setupUrl).toContain(body.setupToken);
+      expect((await setPassword(stack, body.setupToken, 'curta')).status).toBe(400);
+      expect((await setPassword(stack, body.setupToken, 'uma-senha-longa')).status).toBe(204);
+      expect((await setPassword(stack, body.setupToken, 'outra-senha-longa')).status).toBe(400);
+      expect((await setPassword(stack, 'nao-existe', 'outra-senha-longa')).status).toBe(400);
+      const list = await (await stack.admin('GET', `/admin/v1/merchants/${merchantId}/users`)).json();
+      expect(list).toEqual([
+        expect.objectContaining({ userId: body.userId, email: 'ana@loja.test', role: 'STAFF', active: true }),
+      ]);
+    });
+
+    it('invite to an unknown store is 404, a bad role 400', async () => {
+      const unknown = await stack.admin(
+        'POST',
+        '/admin/v1/merchants/7f1c1d58-8f0e-4a43-9d6a-2d7e2a3c7b10/users',
+        {
+          email: 'x@loja.test',
+          role: 'OWNER',
+        },
+      );
+      expect(unknown.status).toBe(404);
+      const bad = await stack.admin('POST', `/admin/v1/merchants/${owner.merchantId}/users`, {
+        email: 'x@loja.test',
+        role: 'ADMIN',
+      });
+      expect(bad.status).toBe(400);
+    });
+  });
+
+  describe('sessions', () => {
+    it('sign-in sets an HttpOnly SameSite=Lax cookie and /me answers the stores', async () => {
+      const r = await signInRequest(stack, owner.email, owner.password);
+      expect(r.status).toBe(200);
+      const cookie = r.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Lax/);
+      expect(cookie).not.toMatch(/Secure/); // test config is not production
+      const me = await (
+        await panelFetch(stack, '/panel/api/me', { headers: { cookie: cookie.split(';')[0] } })
+      ).json();
+      expect(Object.keys(me).sort()).toEqual(['csrfToken', 'email', 'stores']);
+      expect(me.stores).toEqual([
+        { merchantId: owner.merchantId, name: 'Loja OWNER', role: 'OWNER', test: true },
+      ]);
+    });
+
+    it('every sign-in is a new session; a wrong password is 401; no cookie is 401', async () => {
+      const a = await signIn(stack, owner.email, owner.password);
+      expect(a.cookie).not.toBe(owner.client.cookie);
+      expect((await signInRequest(stack, owner.email, 'errada-errada')).status).toBe(401);
+      expect((await signInRequest(stack, 'ninguem@loja.test', 'errada-errada')).status).toBe(401);
+      expect((await panelFetch(stack, '/panel/api/me')).status).toBe(401);
+    });
+
+    it('sign-in is limited per account: after 5 failures even the right password waits', async () => {
+      const u = await storeUser(stack, 'STAFF', { merchantId: owner.merchantId });
+      for (let i = 0; i < 5; i++)
+        expect((await signInRequest(stack, u.email, 'errada-errada')).status).toBe(401);
+      const r = await signInRequest(stack, u.email, u.password);
+      expect(r.status).toBe(429);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    it('sign-out ends this session; sign-out everywhere ends them all', async () => {
+      const u = await storeUser(stack, 'STAFF', { merchantId: owner.merchantId });
+      const second = await signIn(stack, u.email, u.password);
+      const third = await signIn(stack, u.email, u.password);
+      expect((await third.call('DELETE', '/panel/api/session')).status).toBe(204);
+      expect((await third.call('GET', '/panel/api/me')).status).toBe(401);
+      expect((await u.client.call('GET', '/panel/api/me')).status).toBe(200);
+      expect(
+        (await second.call('POST', '/panel/api/sessions/sign-out-everywhere', undefined, { csrf: false }))
+          .status,
+      ).toBe(403);
+      expect((await second.call('POST', '/panel/api/sessions/sign-out-everywhere')).status).toBe(200);
+      expect((await u.client.call('GET', '/panel/api/me')).status).toBe(401);
+      expect((await second.call('GET', '/panel/api/me')).status).toBe(401);
+    });
+
+    it('removing a user from its only store ends its sessions', async () => {
+      const u = await storeUser(stack, 'STAFF', { merchantId: owner.merchantId });
+      const del = await stack.admin('DELETE', `/admin/v1/merchants/${owner.merchantId}/users/${u.userId}`);
+      expect(del.status).toBe(204);
+      expect((await u.client.call('GET', '/panel/api/me')).status).toBe(401);
+      expect(
+        (await stack.admin('DELETE', `/admin/v1/merchants/${owner.merchantId}/users/${u.userId}`)).status,
+      ).toBe(404);
+    });
+  });
+
+  describe('credentials', () => {
+    let created: { clientId: string; clientSecret: string; webhookSecret: string | null };
+
+    beforeAll(async () => {
+      const r = await owner.client.call('POST', `/panel/api/stores/${owner.merchantId}/credentials`, {
+        name: 'PDV',
+        scopes: ['orders:read', 'orders:write', 'catalog:read'],
+        deliveryMode: 'POLLING',
+      });
+      expect(r.status).toBe(201);
+      created = await r.json();
+    });
+
+    it('create without the CSRF header is 403', async () => {
+      const r = await owner.client.call(
+        'POST',
+        `/panel/api/stores/${owner.merchantId}/credentials`,
+        { name: 'x', scopes: ['orders:read'], deliveryMode: 'POLLING' },
+        { csrf: false },
+      );
+      expect(r.status).toBe(403);
+    });
+
+    it('create answers the secrets once; the list never holds a secret', async () => {
+      expect(created.clientId).toMatch(/^odc_/);
+      expect(created.clientSecret.length).toBeGreaterThan(20);
+      expect(created.webhookSecret).toBeNull();
+      const r = await owner.client.call('GET', `/panel/api/stores/${owner.merchantId}/credentials`);
+      expect(r.status).toBe(200);
+      const text = await r.text();
+      expect(JSON.parse(text)).toEqual([
+        expect.objectContaining({ clientId: created.clientId, status: 'ACTIVE' }),
+      ]);
+      expect(text).not.toContain(created.clientSecret);
+      expect(text).not.toMatch(/secret/i);
+    });
+
+    it('a webhook credential answers its webhook secret at creation', async () => {
+      const r = await owner.client.call('POST', `/panel/api/stores/${owner.merchantId}/credentials`, {
+        name: 'Hook',
+        scopes: ['orders:read'],
+        deliveryMode: 'WEBHOOK',
+        webhookUrl: 'https://hooks.loja.test/od',
+      });
+      expect(r.status).toBe(201);
+      expect((await r.json()).webhookSecret).toMatch(/^whsec_/);
+    });
+
+    it('pause makes the token endpoint refuse it; resume accepts it again', async () => {
+      expect((await requestToken(stack, created.clientId, created.clientSecret)).status).toBe(200);
+      const base = `/panel/api/stores/${owner.merchantId}/credentials/${created.clientId}`;
+      const p = await owner.client.call('POST', `${base}/pause`);
+      expect(p.status).toBe(200);
+      expect((await p.json()).status).toBe('PAUSED');
+      expect((await requestToken(stack, created.clientId, created.clientSecret)).status).toBe(401);
+      expect((await owner.client.call('POST', `${base}/resume`)).status).toBe(200);
+      expect((await requestToken(stack, created.clientId, created.clientSecret)).status).toBe(200);
+    });
+
+    it("another store's ids answer 404, whatever the route", async () => {
+      const mine = `/panel/api/stores/${owner.merchantId}`;
+      const theirs = `/panel/api/stores/${other.merchantId}`;
+      expect((await other.client.call('GET', `${mine}/credentials`)).status).toBe(404);
+      expect((await other.client.call('GET', mine)).status).toBe(404);
+      expect((await other.client.call('GET', `${mine}/menu`)).status).toBe(404);
+      expect(
+        (await other.client.call('POST', `${theirs}/credentials/${created.clientId}/pause`)).status,
+      ).toBe(404);
+      expect(
+        (await other.client.call('GET', `${theirs}/credentials/${created.clientId}/events`)).status,
+      ).toBe(404);
+      expect((await other.client.call('GET', '/panel/api/stores/not-a-guid/credentials')).status).toBe(404);
+    });
+
+    it('STAFF reaches the menu and the orders, never the credentials or webhooks', async () => {
+      const staff = await storeUser(stack, 'STAFF', { merchantId: owner.merchantId });
+      const s = `/panel/api/stores/${owner.merchantId}`;
+      expect((await staff.client.call('GET', `${s}/credentials`)).status).toBe(403);
+      expect((await staff.client.call('GET', `${s}/credentials/${created.clientId}/webhook`)).status).toBe(
+        403,
+      );
+      expect((await staff.client.call('GET', `${s}/menu`)).status).toBe(200);
+      expect((await staff.client.call('GET', `${s}/orders`)).status).toBe(200);
+    });
+  });
+
+  describe('menu and orders', () => {
+    let token: string;
+
+    beforeAll(async () => {
+      const r = await owner.client.call('POST', `/panel/api/stores/${owner.merchantId}/credentials`, {
+        name: 'Integrador',
+        scopes: ['orders:read', 'orders:write', 'catalog:read'],
+        deliveryMode: 'POLLING',
+      });
+      const c = await r.json();
+      token = (await (await requestToken(stack, c.clientId, c.clientSecret)).json()).access_token;
+    });
+
+    it('a menu saved in the panel is what GET /v1/merchant/{id}/menus answers; errors name the field', async () => {
+      const s = `/panel/api/stores/${owner.merchantId}`;
+      const menu = {
+        name: 'Cardápio',
+        categories: [{ id: 'pizzas', name: 'Pizzas', itemOfferIds: ['calabresa'] }],
+        items: [{ id: 'calabresa', name: 'Pizza do painel', price: { value: 42.5 } }],
+        optionGroups: [],
+      };
+      const put = await owner.client.call('PUT', `${s}/menu`, menu);
+      expect(put.status).toBe(200);
+      const read = await (await owner.client.call('GET', `${s}/menu`)).json();
+      expect(read.menu.items[0]).toMatchObject({
+        id: 'calabresa',
+        name: 'Pizza do painel',
+        price: { value: 42.5 },
+      });
+      const pub = await stack.api(`/v1/merchant/${owner.merchantId}/menus`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const pubBody = await pub.json();
+      expect(pub.status, JSON.stringify(pubBody)).toBe(200);
+      expect(pubBody[0].items[0].name).toBe('Pizza do painel');
+      const bad = await owner.client.call('PUT', `${s}/menu`, {
+        ...menu,
+        items: [{ ...menu.items[0], price: { value: -1 } }],
+      });
+      expect(bad.status).toBe(400);
+      expect(Object.keys((await bad.json()).errors).join()).toMatch(/items\[0\]\.price/);
+    });
+
+    it('a test order reaches the board live; a confirm click is CONFIRMED in the integrator polling', async () => {
+      const s = `/panel/api/stores/${owner.merchantId}`;
+      const controller = new AbortController();
+      const stream = await panelFetch(stack, `${s}/orders-stream`, {
+        headers: { cookie: owner.client.cookie },
+        signal: controller.signal,
+      });
+      expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const reader = stream.body!.getReader();
+      const created = await owner.client.call('POST', `${s}/test-orders`, { type: 'DELIVERY' });
+      expect(created.status).toBe(201);
+      const order = await created.json();
+      const started = Date.now();
+      let seen = '';
+      while (!seen.includes(order.id)) seen += new TextDecoder().decode((await reader.read()).value);
+      expect(Date.now() - started).toBeLessThan(1000);
+      controller.abort();
+
+      await expect
+        .poll(
+          async () =>
+            (await (await owner.client.call('GET', `${s}/orders`)).json()).orders.map(
+              (o: { id: string }) => o.id,
+            ),
+          { timeout: 5000 },
+        )
+        .toContain(order.id);
+      const confirm = await owner.client.call('POST', `${s}/orders/${order.id}/actions/confirm`);
+      expect(confirm.status, await confirm.clone().text()).toBe(202);
+      await expect
+        .poll(() => polledEventTypes(stack, token, order.id), { timeout: 5000 })
+        .toContain('CONFIRMED');
+      const detail = await (await owner.client.call('GET', `${s}/orders/${order.id}`)).json();
+      expect(detail.situation).toBe('ACCEPTED');
+      expect(detail.history.length).toBeGreaterThan(0);
+      expect(
+        (await other.client.call('GET', `/panel/api/stores/${other.merchantId}/orders/${order.id}`)).status,
+      ).toBe(404);
+    });
+
+    it('test orders exist only on test stores', async () => {
+      const merchantId = await createStore(stack, 'Loja real', false);
+      const u = await storeUser(stack, 'OWNER', { merchantId });
+      expect((await u.client.call('POST', `/panel/api/stores/${merchantId}/test-orders`, {})).status).toBe(
+        409,
+      );
+    });
+  });
+
+  it('a second invite of an existing user adds the store to its list', async () => {
+    const merchantId = await createStore(stack, 'Segunda loja');
+    await invite(stack, merchantId, owner.email, 'STAFF');
+    const me = await (await owner.client.call('GET', '/panel/api/me')).json();
+    expect(me.stores.map((s: { merchantId: string; role: string }) => [s.merchantId, s.role])).toEqual([
+      [owner.merchantId, 'OWNER'],
+      [merchantId, 'STAFF'],
+    ]);
+  });
+});

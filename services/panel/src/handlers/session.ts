@@ -1,0 +1,102 @@
+import { CATALOG_OPS } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { PanelContext, PanelRoutes } from '../context.ts';
+import { panelErrors } from '../domain/panel-errors.ts';
+import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from '../domain/password.ts';
+import { clearedCookie, SESSION_ABSOLUTE_MS, sessionCookie } from '../domain/session.ts';
+import { newToken, tokenHash } from '../domain/tokens.ts';
+import { upstream, userPrincipal } from '../upstream.ts';
+
+const email = z.string().trim().toLowerCase().min(1, 'email é obrigatório.').max(254);
+// length rules are checked by passwordProblem (one pt-BR message); the cap keeps scrypt bounded
+const password = z.string().max(1000, 'A senha é longa demais.');
+
+/** `{ email, csrfToken, stores: [{ merchantId, name, role, test }] }` of the signed-in user. */
+async function me(
+  ctx: PanelContext,
+  request: FastifyRequest,
+  userId: string,
+  emailAddr: string,
+  csrfToken: string,
+) {
+  const memberships = await ctx.db.memberships(userId);
+  const stores = await Promise.all(
+    memberships.map(async (m) => {
+      const r = await upstream<{ name?: string; test?: boolean }>(
+        ctx,
+        request,
+        CATALOG_OPS.adminGet,
+        { params: { merchantId: m.merchantId } },
+        userPrincipal(userId, m.merchantId, m.role),
+      );
+      return {
+        merchantId: m.merchantId,
+        name: r.body?.name ?? m.merchantId,
+        role: m.role,
+        test: r.body?.test === true,
+      };
+    }),
+  );
+  return { email: emailAddr, csrfToken, stores };
+}
+
+/** Routes reachable without a session: password setup (invite link) and sign-in. */
+export const signedOutRoutes: PanelRoutes = (app, ctx) => {
+  app.post(
+    '/panel/api/password-setup',
+    { schema: { body: z.object({ token: z.string().min(1).max(200), password }) } },
+    async (request, reply) => {
+      const problem = passwordProblem(request.body.password);
+      if (problem) throw new HttpException(errors.adminValidation(problem, { password: [problem] }));
+      const hash = await hashPassword(request.body.password);
+      const used = await ctx.db.useSetupToken(tokenHash(request.body.token), hash, ctx.now());
+      if (!used) throw new HttpException(panelErrors.setupToken());
+      return reply.code(204).send();
+    },
+  );
+
+  /** Sign-in: a new session id every time (no fixation), the CSRF token in the body. */
+  app.post(
+    '/panel/api/session',
+    { schema: { body: z.object({ email, password }) } },
+    async (request, reply) => {
+      const { email: addr, password: pw } = request.body;
+      const wait = await ctx.limiter.admit(addr, request.ip);
+      if (wait > 0) throw new HttpException(panelErrors.tooManySignIns(wait));
+      const user = await ctx.db.userByEmail(addr);
+      const valid = await verifyPassword(pw, user?.passwordHash ?? (await DUMMY_HASH));
+      if (!user?.passwordHash || !valid) {
+        await ctx.limiter.failed(addr);
+        throw new HttpException(panelErrors.wrongPassword());
+      }
+      await ctx.limiter.succeeded(addr);
+      const cookie = newToken();
+      const csrf = newToken();
+      await ctx.db.createSession(tokenHash(cookie), user.id, csrf, ctx.now());
+      reply.header('Set-Cookie', sessionCookie(cookie, ctx.secureCookies, SESSION_ABSOLUTE_MS / 1000));
+      reply.header('Cache-Control', 'no-store');
+      return reply.code(200).send(await me(ctx, request, user.id, addr, csrf));
+    },
+  );
+};
+
+/** The signed-in user: who am I, sign out, sign out everywhere. */
+export const sessionRoutes: PanelRoutes = (app, ctx) => {
+  app.get('/panel/api/me', async (request) => {
+    const s = request.session!;
+    return me(ctx, request, s.userId, s.email, s.csrfToken);
+  });
+
+  app.delete('/panel/api/session', async (request, reply) => {
+    await ctx.db.deleteSession(request.session!.id);
+    return reply.header('Set-Cookie', clearedCookie(ctx.secureCookies)).code(204).send();
+  });
+
+  /** Ends every session of the user, this one included. */
+  app.post('/panel/api/sessions/sign-out-everywhere', async (request, reply) => {
+    const ended = await ctx.db.deleteUserSessions(request.session!.userId);
+    return reply.header('Set-Cookie', clearedCookie(ctx.secureCookies)).code(200).send({ ended });
+  });
+};

@@ -1,0 +1,69 @@
+import {
+  CATALOG_OPS,
+  type Handlers,
+  inviteBodySchema,
+  isGuid,
+  type PANEL_OPS,
+  SETUP_TOKEN_TTL_MS,
+  type UserInvite,
+} from '@od/contracts';
+import { errors, fieldErrorsFromIssues } from '@od/errors';
+import type { PanelContext } from '../context.ts';
+import { newToken, tokenHash } from '../domain/tokens.ts';
+import { PANEL_ITSELF } from '../upstream.ts';
+
+const userNotFound = () => errors.adminNotFound('Usuário');
+
+async function storeExists(ctx: PanelContext, merchantId: string, traceId: string): Promise<boolean> {
+  const r = await ctx.base.rpc.call(
+    CATALOG_OPS.adminGet,
+    { params: { merchantId } },
+    { traceId, principal: PANEL_ITSELF },
+  );
+  if (r.status === 404) return false;
+  if (r.status !== 200) throw new Error(`catalog answered ${r.status}`);
+  return true;
+}
+
+/**
+ * Admin ops (called by the gateway's `/admin/v1/merchants/{merchantId}/users` routes): invite a
+ * user to a store (201 with a single-use setup token valid 72 h, shown this once), list, remove.
+ */
+export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS> {
+  return {
+    invite: async (req) => {
+      const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
+      if (!isGuid(merchantId) || !(await storeExists(ctx, merchantId, req.traceId)))
+        return errors.adminNotFound('Estabelecimento');
+      const parsed = inviteBodySchema.safeParse(req.body);
+      if (!parsed.success)
+        return errors.adminValidation('Requisição inválida.', fieldErrorsFromIssues(parsed.error.issues));
+      const { email, role } = parsed.data;
+      const token = newToken();
+      const now = ctx.now();
+      const userId = await ctx.db.invite(
+        merchantId,
+        email,
+        role,
+        tokenHash(token),
+        new Date(now.getTime() + SETUP_TOKEN_TTL_MS),
+        now,
+      );
+      const setupUrl = new URL('/panel/setup', ctx.base.config.PANEL_PUBLIC_URL);
+      setupUrl.hash = `token=${token}`;
+      const body: UserInvite = { userId, email, role, setupToken: token, setupUrl: setupUrl.toString() };
+      return { status: 201, body, headers: { 'Cache-Control': 'no-store' } };
+    },
+    list: async (req) => {
+      const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
+      if (!isGuid(merchantId)) return errors.adminNotFound('Estabelecimento');
+      return { status: 200, body: await ctx.db.storeUsers(merchantId) };
+    },
+    remove: async (req) => {
+      const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
+      const userId = String(req.params?.userId ?? '').toLowerCase();
+      if (!isGuid(merchantId) || !isGuid(userId)) return userNotFound();
+      return (await ctx.db.removeMembership(merchantId, userId)) ? { status: 204 } : userNotFound();
+    },
+  };
+}

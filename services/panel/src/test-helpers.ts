@@ -1,0 +1,98 @@
+import type { PanelRole } from '@od/contracts';
+import type { TestStack } from '@od/testing';
+
+/** A browser-like client of the panel: keeps the session cookie and sends the CSRF token. */
+export interface PanelClient {
+  cookie: string;
+  csrf: string;
+  me: { email: string; csrfToken: string; stores: { merchantId: string; name: string; role: string }[] };
+  /** fetch under the panel's URL with the cookie; `csrf: false` leaves the header out */
+  call(method: string, path: string, body?: unknown, opts?: { csrf?: boolean }): Promise<Response>;
+}
+
+export async function createStore(stack: TestStack, name: string, test = true): Promise<string> {
+  const r = await stack.admin('POST', '/admin/v1/merchants', { name, test });
+  if (r.status !== 201) throw new Error(`store: ${r.status} ${await r.text()}`);
+  return (await r.json()).id;
+}
+
+export async function invite(stack: TestStack, merchantId: string, email: string, role: PanelRole) {
+  const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/users`, { email, role });
+  if (r.status !== 201) throw new Error(`invite: ${r.status} ${await r.text()}`);
+  return (await r.json()) as {
+    userId: string;
+    email: string;
+    role: string;
+    setupToken: string;
+    setupUrl: string;
+  };
+}
+
+export const panelFetch = (stack: TestStack, path: string, init?: RequestInit) =>
+  fetch(stack.panel!.url + path, init);
+
+export function setPassword(stack: TestStack, token: string, password: string) {
+  return panelFetch(stack, '/panel/api/password-setup', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, password }),
+  });
+}
+
+export function signInRequest(
+  stack: TestStack,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
+  return panelFetch(stack, '/panel/api/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+export async function signIn(stack: TestStack, email: string, password: string): Promise<PanelClient> {
+  const r = await signInRequest(stack, email, password);
+  if (r.status !== 200) throw new Error(`sign-in: ${r.status} ${await r.text()}`);
+  const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0];
+  const me = await r.json();
+  return {
+    cookie,
+    csrf: me.csrfToken,
+    me,
+    call: (method, path, body, opts = {}) =>
+      panelFetch(stack, path, {
+        method,
+        headers: {
+          cookie,
+          ...(opts.csrf === false ? {} : { 'x-csrf-token': me.csrfToken }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+  };
+}
+
+/** Store + invited user with a password + signed-in client. */
+export async function storeUser(
+  stack: TestStack,
+  role: PanelRole,
+  opts: { merchantId?: string; email?: string } = {},
+) {
+  const merchantId = opts.merchantId ?? (await createStore(stack, `Loja ${role}`));
+  const email = opts.email ?? `${role.toLowerCase()}-${Math.random().toString(36).slice(2, 8)}@loja.test`;
+  const inv = await invite(stack, merchantId, email, role);
+  const password = 'senha-forte-123';
+  const set = await setPassword(stack, inv.setupToken, password);
+  if (set.status !== 204) throw new Error(`setup: ${set.status}`);
+  return { merchantId, email, password, userId: inv.userId, client: await signIn(stack, email, password) };
+}
+
+/** The event types of one order in the integrator's polling (`GET /v1/events:polling`), for `expect.poll`. */
+export async function polledEventTypes(stack: TestStack, bearer: string, orderId: string): Promise<string[]> {
+  const r = await stack.api('/v1/events:polling', { headers: { authorization: `Bearer ${bearer}` } });
+  return ((await r.json()) as { eventType: string; orderId: string }[])
+    .filter((e) => e.orderId === orderId)
+    .map((e) => e.eventType);
+}

@@ -1,0 +1,71 @@
+import { RpcUnavailableError } from '@od/bus';
+import type { CallInput, OpSpec, PanelRole, Principal } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PanelContext } from './context.ts';
+import { AREAS, canReach } from './domain/roles.ts';
+
+/** What a call needs of the request it serves: its id (the trace id), logger, and the user's store. */
+export type Caller = Pick<FastifyRequest, 'id' | 'log' | 'session' | 'store'>;
+
+export interface Upstream<T = unknown> {
+  status: number;
+  body: T;
+}
+
+const dec = new TextDecoder();
+
+/** A merchant user at one store, with the areas its role reaches (what the panel asserts). */
+export const userPrincipal = (userId: string, merchantId: string, role: PanelRole): Principal => ({
+  kind: 'merchantUser',
+  userId,
+  merchantId,
+  scopes: AREAS.filter((a) => canReach(role, a)),
+});
+
+/** The signed-in user at the request's store (set by the store guard). */
+export function merchantUser(request: Caller): Principal {
+  if (!request.session || !request.store)
+    throw new Error('panel: a call on behalf of a user needs its store');
+  return userPrincipal(request.session.userId, request.store.merchantId, request.store.role);
+}
+
+/** The panel acting for itself (invites, the boards' cards): no user behind the call. */
+export const PANEL_ITSELF: Principal = { kind: 'service', service: 'panel' };
+
+/**
+ * Calls an owning service over the bus, the same op the gateway's admin routes call, signed by the
+ * panel as a front door on behalf of the signed-in user at its store (the route already checked the
+ * user belongs to it). An unreachable service is a 503 for the page.
+ */
+export async function upstream<T = unknown>(
+  ctx: PanelContext,
+  request: Caller,
+  op: OpSpec,
+  input: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown },
+  principal: Principal = merchantUser(request),
+): Promise<Upstream<T>> {
+  try {
+    const r = await ctx.base.rpc.call(op, input as CallInput<OpSpec>, {
+      traceId: request.id,
+      principal,
+      timeoutMs: 5000,
+    });
+    const text = dec.decode(r.body);
+    return { status: r.status, body: (text ? JSON.parse(text) : undefined) as T };
+  } catch (e) {
+    if (e instanceof RpcUnavailableError) {
+      request.log.error({ service: op.service, op: op.name, err: e.message }, 'service unavailable');
+      throw new HttpException(errors.unavailable(request.id));
+    }
+    throw e;
+  }
+}
+
+/** Answers the page with a service's reply as is (status and JSON body). */
+export function relay(reply: FastifyReply, r: Upstream): FastifyReply {
+  reply.code(r.status);
+  return r.body === undefined ? reply.send() : reply.send(r.body);
+}
+
+export const ok = (r: Upstream): boolean => r.status >= 200 && r.status < 300;

@@ -1,0 +1,266 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type Store, storePath } from '../api.ts';
+import { Banner, Check, Field, TextField, useT } from '../ui.tsx';
+import { type Draft, draftErrors, fromPublic, newId, toInput } from './menu-model.ts';
+
+/** Catalog paths (`items[0].price.value`) narrowed to the editor's fields (`items[0].price`). */
+function serverErrors(err: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (err instanceof ApiError && err.body?.errors)
+    for (const [k, v] of Object.entries(err.body.errors)) {
+      const key = k.match(/^(\w+\[\d+\]\.\w+)/)?.[1] ?? k;
+      out[key] = [out[key], ...v].filter(Boolean).join(' ');
+    }
+  return out;
+}
+
+export function MenuEditor(props: { store: Store }) {
+  const t = useT();
+  const path = storePath(props.store.merchantId, '/menu');
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [preview, setPreview] = useState<unknown>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [msg, setMsg] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const load = async () => {
+    const r = await api<{ menu: Parameters<typeof fromPublic>[0] }>('GET', path);
+    setDraft(fromPublic(r.menu));
+    setPreview(r.menu);
+  };
+  useEffect(() => {
+    load().catch(() => setMsg({ kind: 'error', text: t('error.generic') }));
+  }, [path]);
+  if (!draft) return <p>{t('loading')}</p>;
+  const set = (fn: (d: Draft) => void) => {
+    const copy = structuredClone(draft);
+    fn(copy);
+    setDraft(copy);
+  };
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const local = draftErrors(draft, {
+      required: t('menu.err.required'),
+      price: t('menu.err.price'),
+      lines: t('menu.err.lines'),
+      minMax: t('menu.err.minMax'),
+    });
+    setErrors(local);
+    if (Object.keys(local).length) return setMsg({ kind: 'error', text: t('menu.invalid') });
+    try {
+      setPreview(await api('PUT', path, toInput(draft)));
+      setMsg({ kind: 'ok', text: t('menu.saved') });
+      await load();
+    } catch (err) {
+      setErrors(serverErrors(err));
+      setMsg({
+        kind: 'error',
+        text: err instanceof ApiError ? (err.body?.message ?? t('menu.invalid')) : t('error.generic'),
+      });
+    }
+  };
+  const err = (k: string) => errors[k];
+
+  return (
+    <form class="menu" onSubmit={save} noValidate>
+      {msg && <Banner kind={msg.kind}>{msg.text}</Banner>}
+      <TextField
+        id="menu-name"
+        label={t('menu.name')}
+        error={err('name')}
+        value={draft.name}
+        onValue={(v) => set((d) => (d.name = v))}
+      />
+
+      <section class="card" aria-labelledby="m-cats">
+        <h2 id="m-cats">{t('menu.categories')}</h2>
+        {draft.categories.map((c, i) => (
+          <div class="row" key={c.id}>
+            <TextField
+              id={`cat-${i}-name`}
+              label={t('menu.category')}
+              error={err(`categories[${i}].name`)}
+              value={c.name}
+              onValue={(v) => set((d) => (d.categories[i].name = v))}
+            />
+            <Check
+              label={t('menu.available')}
+              checked={c.available}
+              onChecked={(v) => set((d) => (d.categories[i].available = v))}
+            />
+            <button type="button" class="small" onClick={() => set((d) => d.categories.splice(i, 1))}>
+              {t('menu.remove')} <span class="sr-only">{c.name}</span>
+            </button>
+          </div>
+        ))}
+        <button
+          type="button"
+          onClick={() => set((d) => d.categories.push({ id: newId('cat'), name: '', available: true }))}
+        >
+          {t('menu.addCategory')}
+        </button>
+      </section>
+
+      <section class="card" aria-labelledby="m-items">
+        <h2 id="m-items">{t('menu.items')}</h2>
+        {draft.items.map((it, i) => (
+          <fieldset class="item" key={it.id} data-item-id={it.id}>
+            <legend>{it.name || t('menu.itemName')}</legend>
+            <div class="row">
+              <TextField
+                id={`item-${i}-name`}
+                label={t('menu.itemName')}
+                error={err(`items[${i}].name`)}
+                value={it.name}
+                onValue={(v) => set((d) => (d.items[i].name = v))}
+              />
+              <Field id={`item-${i}-cat`} label={t('menu.category')}>
+                <select
+                  id={`item-${i}-cat`}
+                  value={it.categoryId}
+                  onChange={(e) => set((d) => (d.items[i].categoryId = e.currentTarget.value))}
+                >
+                  <option value="">—</option>
+                  {draft.categories.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name || c.id}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <TextField
+                id={`item-${i}-price`}
+                label={t('menu.price')}
+                error={err(`items[${i}].price`)}
+                inputMode="decimal"
+                disabled={it.variations.trim() !== ''}
+                value={it.price}
+                onValue={(v) => set((d) => (d.items[i].price = v))}
+              />
+              <Check
+                label={t('menu.available')}
+                checked={it.available}
+                onChecked={(v) => set((d) => (d.items[i].available = v))}
+              />
+            </div>
+            <TextField
+              id={`item-${i}-var`}
+              label={t('menu.variations')}
+              error={err(`items[${i}].variations`)}
+              rows={2}
+              value={it.variations}
+              onValue={(v) => set((d) => (d.items[i].variations = v))}
+            />
+            {draft.groups.length > 0 && (
+              <fieldset>
+                <legend>{t('menu.itemGroups')}</legend>
+                {draft.groups.map((g) => (
+                  <label class="check" key={g.id}>
+                    <input
+                      type="checkbox"
+                      checked={it.optionGroupIds.includes(g.id)}
+                      onChange={(e) =>
+                        set((d) => {
+                          const ids = d.items[i].optionGroupIds.filter((x) => x !== g.id);
+                          d.items[i].optionGroupIds = e.currentTarget.checked ? [...ids, g.id] : ids;
+                        })
+                      }
+                    />{' '}
+                    {g.name || g.id}
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            <button type="button" class="small" onClick={() => set((d) => d.items.splice(i, 1))}>
+              {t('menu.remove')} <span class="sr-only">{it.name}</span>
+            </button>
+          </fieldset>
+        ))}
+        <button
+          type="button"
+          onClick={() =>
+            set((d) =>
+              d.items.push({
+                id: newId('item'),
+                name: '',
+                description: '',
+                categoryId: d.categories[0]?.id ?? '',
+                available: true,
+                price: '',
+                variations: '',
+                optionGroupIds: [],
+              }),
+            )
+          }
+        >
+          {t('menu.addItem')}
+        </button>
+      </section>
+
+      <section class="card" aria-labelledby="m-groups">
+        <h2 id="m-groups">{t('menu.groups')}</h2>
+        {draft.groups.map((g, i) => (
+          <fieldset class="item" key={g.id}>
+            <legend>{g.name || t('menu.groupName')}</legend>
+            <div class="row">
+              <TextField
+                id={`grp-${i}-name`}
+                label={t('menu.groupName')}
+                error={err(`optionGroups[${i}].name`)}
+                value={g.name}
+                onValue={(v) => set((d) => (d.groups[i].name = v))}
+              />
+              <TextField
+                id={`grp-${i}-min`}
+                label={t('menu.min')}
+                error={err(`optionGroups[${i}].minPermitted`)}
+                type="number"
+                min={0}
+                value={g.min}
+                onValue={(v) => set((d) => (d.groups[i].min = v))}
+              />
+              <TextField
+                id={`grp-${i}-max`}
+                label={t('menu.max')}
+                error={err(`optionGroups[${i}].maxPermitted`)}
+                type="number"
+                min={0}
+                value={g.max}
+                onValue={(v) => set((d) => (d.groups[i].max = v))}
+              />
+            </div>
+            <TextField
+              id={`grp-${i}-opts`}
+              label={t('menu.options')}
+              error={err(`optionGroups[${i}].options`)}
+              rows={3}
+              value={g.options}
+              onValue={(v) => set((d) => (d.groups[i].options = v))}
+            />
+            <button type="button" class="small" onClick={() => set((d) => d.groups.splice(i, 1))}>
+              {t('menu.remove')} <span class="sr-only">{g.name}</span>
+            </button>
+          </fieldset>
+        ))}
+        <button
+          type="button"
+          onClick={() =>
+            set((d) => d.groups.push({ id: newId('grp'), name: '', min: '0', max: '1', options: '' }))
+          }
+        >
+          {t('menu.addGroup')}
+        </button>
+      </section>
+
+      <button type="submit" class="primary">
+        {t('menu.save')}
+      </button>
+
+      <details class="card">
+        <summary>{t('menu.preview')}</summary>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be keyboard-reachable (axe scrollable-region-focusable) */}
+        <pre class="preview" tabIndex={0}>
+          {JSON.stringify(preview ? [preview] : [], null, 2)}
+        </pre>
+      </details>
+    </form>
+  );
+}

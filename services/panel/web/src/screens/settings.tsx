@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type Store, storePath } from '../api.ts';
+import { Banner, Field, useT } from '../ui.tsx';
+
+interface Merchant {
+  name: string;
+  description: string;
+  status: string;
+  contactEmails: string[];
+  contactPhones: string[];
+}
+const list = (v: FormDataEntryValue | null) =>
+  String(v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function Settings(props: { store: Store }) {
+  const t = useT();
+  const [m, setM] = useState<Merchant | null>(null);
+  const [msg, setMsg] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const path = storePath(props.store.merchantId);
+  useEffect(() => {
+    api<Merchant>('GET', path)
+      .then(setM)
+      .catch(() => setMsg({ kind: 'error', text: t('error.generic') }));
+  }, [path]);
+  if (!m) return <p>{t('loading')}</p>;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    try {
+      setM(
+        await api<Merchant>('PATCH', path, {
+          name: f.get('name'),
+          description: f.get('description'),
+          status: f.get('status'),
+          contactEmails: list(f.get('emails')),
+          contactPhones: list(f.get('phones')),
+        }),
+      );
+      setErrors({});
+      setMsg({ kind: 'ok', text: t('settings.saved') });
+    } catch (err) {
+      setErrors(err instanceof ApiError ? (err.body?.errors ?? {}) : {});
+      setMsg({ kind: 'error', text: err instanceof ApiError ? err.message : t('error.generic') });
+    }
+  };
+  const err = (k: string) =>
+    Object.entries(errors)
+      .find(([p]) => p.startsWith(k))?.[1]
+      .join(' ');
+  return (
+    <form class="card" onSubmit={submit}>
+      <h2>{t('settings.title')}</h2>
+      {msg && <Banner kind={msg.kind}>{msg.text}</Banner>}
+      <Field id="st-name" label={t('settings.name')} error={err('name')}>
+        <input id="st-name" name="name" defaultValue={m.name} required />
+      </Field>
+      <Field id="st-desc" label={t('settings.description')} error={err('description')}>
+        <textarea id="st-desc" name="description" defaultValue={m.description} rows={3} />
+      </Field>
+      <Field id="st-status" label={t('settings.status')}>
+        <select id="st-status" name="status" defaultValue={m.status}>
+          <option>AVAILABLE</option>
+          <option>UNAVAILABLE</option>
+        </select>
+      </Field>
+      <Field id="st-emails" label={t('settings.emails')} error={err('contactEmails')}>
+        <input id="st-emails" name="emails" defaultValue={m.contactEmails.join(', ')} />
+      </Field>
+      <Field id="st-phones" label={t('settings.phones')} error={err('contactPhones')}>
+        <input id="st-phones" name="phones" defaultValue={m.contactPhones.join(', ')} />
+      </Field>
+      <button type="submit" class="primary">
+        {t('save')}
+      </button>
+    </form>
+  );
+}

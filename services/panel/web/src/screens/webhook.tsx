@@ -1,0 +1,181 @@
+import { useContext, useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type Store, storePath } from '../api.ts';
+import { Banner, Confirm, Ctx, Field, fmtDate, useT } from '../ui.tsx';
+import { type Credential, SecretsOnce } from './credentials.tsx';
+
+interface Endpoint {
+  webhookUrl: string | null;
+  deactivated: boolean;
+  pending: number;
+  consecutiveFailures: number;
+}
+interface Attempt {
+  id: number;
+  eventId: string;
+  eventType: string;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  success: boolean;
+}
+
+/** URL (saving it answers a new secret, shown once), rotation, deactivation banner, attempts, resend. */
+export function Webhook(props: { store: Store; credential: Credential; onChanged: () => void }) {
+  const t = useT();
+  const { lang } = useContext(Ctx);
+  const base = storePath(props.store.merchantId, `/credentials/${props.credential.clientId}`);
+  const [endpoint, setEndpoint] = useState<Endpoint | null>(null);
+  const [attempts, setAttempts] = useState<Attempt[]>([]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [rotate, setRotate] = useState(false);
+  const [error, setError] = useState('');
+  const [urlError, setUrlError] = useState('');
+  const load = async () => {
+    setEndpoint(await api<Endpoint>('GET', `${base}/webhook`).catch(() => null));
+    setAttempts(
+      (
+        await api<{ items: Attempt[] }>('GET', `${base}/webhook-attempts?limit=20`).catch(() => ({
+          items: [],
+        }))
+      ).items,
+    );
+  };
+  useEffect(() => {
+    load();
+  }, [base]);
+  const run = async (fn: () => Promise<void>) => {
+    setError('');
+    try {
+      await fn();
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('error.generic'));
+    }
+    await load();
+  };
+  const save = (e: Event) => {
+    e.preventDefault();
+    const url = String(new FormData(e.currentTarget as HTMLFormElement).get('url'));
+    setUrlError('');
+    return run(async () => {
+      try {
+        const mode = props.credential.deliveryMode === 'POLLING' ? 'BOTH' : props.credential.deliveryMode;
+        const r = await api<{ webhookSecret?: string }>('PATCH', base, {
+          webhookUrl: url,
+          deliveryMode: mode,
+        });
+        if (r.webhookSecret) setSecret(r.webhookSecret);
+        props.onChanged();
+      } catch (err) {
+        if (err instanceof ApiError && err.body?.errors?.webhookUrl)
+          setUrlError(err.body.errors.webhookUrl.join(' '));
+        else throw err;
+      }
+    });
+  };
+
+  return (
+    <section class="card" aria-labelledby="wh-title">
+      <h3 id="wh-title">{t('wh.title')}</h3>
+      {error && <Banner kind="error">{error}</Banner>}
+      {endpoint?.deactivated && (
+        <Banner kind="warn">
+          {t('wh.deactivated')}{' '}
+          <button
+            type="button"
+            class="small"
+            onClick={() => run(() => api('POST', `${base}/webhook-queue/clear`))}
+          >
+            {t('wh.clear')}
+          </button>
+        </Banner>
+      )}
+      <form class="row" onSubmit={save}>
+        <Field id="wh-url" label={t('cred.webhookUrl')} error={urlError}>
+          <input
+            id="wh-url"
+            name="url"
+            type="url"
+            required
+            defaultValue={props.credential.webhookUrl ?? ''}
+            key={props.credential.webhookUrl}
+          />
+        </Field>
+        <button type="submit" class="primary">
+          {t('wh.save')}
+        </button>
+        {props.credential.webhookUrl && (
+          <button type="button" onClick={() => setRotate(true)}>
+            {t('wh.rotate')}
+          </button>
+        )}
+      </form>
+      {endpoint && (
+        <p class="muted">
+          {t('wh.pending')}: {endpoint.pending}
+        </p>
+      )}
+      <h4>{t('wh.attempts')}</h4>
+      {attempts.length === 0 ? (
+        <p>{t('wh.noAttempts')}</p>
+      ) : (
+        <table class="grid" aria-label={t('wh.attempts')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('wh.when')}</th>
+              <th scope="col">{t('wh.event')}</th>
+              <th scope="col">{t('wh.status')}</th>
+              <th scope="col">{t('wh.duration')}</th>
+              <th scope="col">{t('wh.error')}</th>
+              <th scope="col">
+                <span class="sr-only">{t('wh.resend')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {attempts.map((a) => (
+              <tr key={a.id} class="attempt">
+                <td>{fmtDate(a.startedAt, lang)}</td>
+                <td>{a.eventType}</td>
+                <td>
+                  <span class={`status ${a.success ? 'active' : 'revoked'}`}>{a.statusCode ?? '—'}</span>
+                </td>
+                <td>{a.durationMs} ms</td>
+                <td>{a.error ?? ''}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="small"
+                    onClick={() => run(() => api('POST', `${base}/events/${a.eventId}/resend`))}
+                  >
+                    {t('wh.resend')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {secret && (
+        <SecretsOnce
+          title={t('wh.newSecret')}
+          secrets={[{ id: 'wh-secret', label: t('cred.webhookSecret'), value: secret }]}
+          onClose={() => setSecret(null)}
+        />
+      )}
+      {rotate && (
+        <Confirm
+          message={t('wh.rotateConfirm')}
+          onCancel={() => setRotate(false)}
+          onConfirm={() => {
+            setRotate(false);
+            run(async () => {
+              const r = await api<{ webhookSecret: string }>('POST', `${base}/webhook-secret`);
+              setSecret(r.webhookSecret);
+            });
+          }}
+        />
+      )}
+    </section>
+  );
+}
