@@ -1,6 +1,6 @@
 import { AckPolicy, type ConsumerMessages, DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
-import { ensureOrderEventStream } from '@od/bus';
+import { ensureOrderEventStream, streamSettings } from '@od/bus';
 import type { OrderEventMessage } from '@od/contracts';
 import type { ServiceBase } from '@od/runtime';
 import type { PanelDb } from './db/panel-db.ts';
@@ -73,7 +73,7 @@ export async function startLiveOrders(
     },
   });
 
-  const jsm = await ensureOrderEventStream(base.nc, base.names);
+  const jsm = await ensureOrderEventStream(base.nc, base.names, streamSettings(base.config), base.log);
   await jsm.consumers
     .add(base.names.orderEventsStream, {
       durable_name: PANEL_CONSUMER,
