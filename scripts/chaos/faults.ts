@@ -1,0 +1,78 @@
+// The faults: SIGKILL of a random service process (restarted), NATS killed and restarted, PostgreSQL
+// stopped immediately and restarted, Redis killed and restarted (its data is lost: no persistence).
+// One at a time; each one's window runs from its start until the stack serves again (probe), plus
+// a grace for answers already waiting on a dead replica (the gateway's RPC timeout).
+import type { Client } from './http.ts';
+import { sleep } from './http.ts';
+import type { OwnServer } from './servers.ts';
+import type { ChaosStack } from './stack.ts';
+
+export const FAULT_KINDS = ['kill', 'nats', 'postgres', 'redis'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** An answer waiting on a replica that died gives up after the gateway's RPC timeout (5 s). */
+export const GRACE_MS = 7_000;
+
+export interface Fault {
+  kind: FaultKind;
+  /** the killed process, for `kill` */
+  target?: string;
+  start: number;
+  /** the dependency (or process) is back */
+  restored: number;
+  /** the stack serves again: health and a read through every gateway */
+  healthy: number;
+  /** end of the window in which 5xx are expected */
+  windowEnd: number;
+}
+
+const between = (a: number, b: number) => a + Math.random() * (b - a);
+
+/** Healthy = every gateway answers the admin health 200 and serves a public read. */
+async function probeHealthy(client: Client, probe: () => Promise<boolean>, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const h = await client.admin('probe.health', 'GET', '/admin/v1/health');
+    const h2 = await client.admin('probe.health', 'GET', '/admin/v1/health');
+    if (h.status === 200 && h2.status === 200 && (await probe())) return Date.now();
+    await sleep(100);
+  }
+  throw new Error(`stack did not become healthy within ${timeoutMs} ms`);
+}
+
+export async function injectFault(
+  kind: FaultKind,
+  deps: {
+    stack: ChaosStack;
+    servers: Record<'nats' | 'postgres' | 'redis', OwnServer>;
+    client: Client;
+    probe: () => Promise<boolean>;
+  },
+): Promise<Fault> {
+  const start = Date.now();
+  let target: string | undefined;
+  if (kind === 'kill') {
+    const candidates = deps.stack.replicas.filter((r) => r.ready);
+    const victim = candidates[Math.floor(Math.random() * candidates.length)];
+    target = victim.id;
+    await deps.stack.killAndRestart(victim, between(300, 1500));
+  } else {
+    const server = deps.servers[kind];
+    await server.stop();
+    await sleep(kind === 'postgres' ? between(2000, 4000) : between(1000, 3000));
+    await server.start();
+  }
+  const restored = Date.now();
+  const healthy = await probeHealthy(deps.client, deps.probe);
+  return { kind, target, start, restored, healthy, windowEnd: healthy + GRACE_MS };
+}
+
+/** Fault kinds in an order that gives each kind its turn: shuffled rounds of all four. */
+export function faultSchedule(count: number): FaultKind[] {
+  const out: FaultKind[] = [];
+  while (out.length < count) {
+    const round = [...FAULT_KINDS, 'kill' as const].sort(() => Math.random() - 0.5);
+    out.push(...round);
+  }
+  return out.slice(0, count);
+}
