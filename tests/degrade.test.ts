@@ -150,6 +150,10 @@ describe('degrade fast, recover alone (own servers)', () => {
     const took = await recovers(getOrder, (r) => r.status === 200);
     expect(took).toBeLessThan(10_000);
     expect((await action(id, 'confirm')).status).toBe(202);
+    // Prisma's cold paths share the pool: the admin read (history) works again too
+    const adminRead = await stack.admin('GET', `/admin/v1/orders/${id}`);
+    expect(adminRead.status, await adminRead.clone().text()).toBe(200);
+    expect(((await adminRead.json()) as { situation: string }).situation).toBe('ACCEPTED');
     // the outbox relay came back too: the event reaches the feed
     await pollUntil(id, 'CONFIRMED');
     expect((await stack.admin('GET', '/admin/v1/health')).status).toBe(200);

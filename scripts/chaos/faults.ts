@@ -10,8 +10,12 @@ import type { ChaosStack } from './stack.ts';
 export const FAULT_KINDS = ['kill', 'nats', 'postgres', 'redis'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** An answer waiting on a replica that died gives up after the gateway's RPC timeout (5 s). */
-export const GRACE_MS = 7_000;
+/**
+ * After the stack is healthy again, answers may still fail for a while: a request delivered to a
+ * replica that died waits the gateway's RPC timeout (5 s); a retried action whose first try held the
+ * idempotency lock when Redis died or timed out waits for that lock (up to 15 s, then 503).
+ */
+export const GRACE_MS = 20_000;
 
 export interface Fault {
   kind: FaultKind;
@@ -51,18 +55,21 @@ export async function injectFault(
 ): Promise<Fault> {
   const start = Date.now();
   let target: string | undefined;
+  let restored: number;
   if (kind === 'kill') {
     const candidates = deps.stack.replicas.filter((r) => r.ready);
     const victim = candidates[Math.floor(Math.random() * candidates.length)];
     target = victim.id;
     await deps.stack.killAndRestart(victim, between(300, 1500));
+    restored = Date.now();
+    await deps.stack.untilReady(victim);
   } else {
     const server = deps.servers[kind];
     await server.stop();
     await sleep(kind === 'postgres' ? between(2000, 4000) : between(1000, 3000));
     await server.start();
+    restored = Date.now();
   }
-  const restored = Date.now();
   const healthy = await probeHealthy(deps.client, deps.probe);
   return { kind, target, start, restored, healthy, windowEnd: healthy + GRACE_MS };
 }

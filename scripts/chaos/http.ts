@@ -17,7 +17,8 @@ export interface CallRecord {
   end: number;
 }
 
-const CLIENT_TIMEOUT_MS = 15_000;
+/** above every server-side bound (RPC 5 s, idempotency wait 15 s): a timeout here is a hang */
+const CLIENT_TIMEOUT_MS = 20_000;
 
 export class Client {
   readonly calls: CallRecord[] = [];

@@ -34,8 +34,10 @@ export interface ChaosStack {
   adminToken: string;
   replicas: Replica[];
   exits: ProcExit[];
-  /** SIGKILL one replica; it is restarted after `downMs`. Resolves once it is ready again. */
+  /** SIGKILL one replica and start it again after `downMs` (resolves once started, not ready). */
   killAndRestart(r: Replica, downMs: number): Promise<void>;
+  /** resolves once the replica reports ready */
+  untilReady(r: Replica): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -149,8 +151,8 @@ export async function startChaosStack(opts: {
       await sleep(downMs);
       r.held = false;
       if (!r.child) void launch(r);
-      await untilReady(r);
     },
+    untilReady: (r) => untilReady(r),
     async stop() {
       stopping = true;
       await Promise.all(

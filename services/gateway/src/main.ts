@@ -11,8 +11,11 @@ import { buildPublicApp } from './http/public-app.ts';
 import { createIdempotency } from './idempotency/idempotency.ts';
 import { createLimiter } from './limits/limiter.ts';
 
-/** Bound on one Redis round trip (p99 is far below 1 ms on a healthy Redis). */
-export const REDIS_COMMAND_TIMEOUT_MS = 300;
+/**
+ * Bound on one Redis round trip (p99 is far below 1 ms on a healthy Redis). A hung Redis costs a
+ * request at most two of them (limiter, idempotency): still an answer within 1 s.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 400;
 
 export interface GatewayHandle extends ServiceHandle {
   publicUrl: string;
