@@ -172,6 +172,10 @@ export function verify(input: {
   for (const e of unexpectedExits)
     violations.push(`${e.proc} exited on its own (code ${e.code}, signal ${e.signal})`);
 
+  // each failure counts for one fault: the last one started before it was seen
+  const causeOf = (c: CallRecord) =>
+    [...input.faults].reverse().find((f) => c.end >= f.start && c.end <= f.windowEnd);
+  const causes = errs.map(causeOf);
   const faults: FaultStats[] = (['kill', 'nats', 'postgres', 'redis'] as const).map((kind) => {
     const fs = input.faults.filter((f) => f.kind === kind);
     const recov = fs.map((f) => f.healthy - f.restored);
@@ -181,7 +185,7 @@ export function verify(input: {
       outageMsMax: Math.max(0, ...fs.map((f) => f.restored - f.start)),
       recoveryMsP50: p50(recov),
       recoveryMsMax: Math.max(0, ...recov),
-      errors: errs.filter((c) => fs.some((f) => c.end >= f.start && c.end <= f.windowEnd)).length,
+      errors: causes.filter((f) => f?.kind === kind).length,
     };
   });
 
