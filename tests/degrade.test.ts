@@ -52,7 +52,7 @@ function expectFast503(r: Awaited<ReturnType<typeof timed>>) {
   expect(r.ms).toBeLessThan(BUDGET_MS);
 }
 
-async function pollUntil(orderIdWanted: string, type: string, timeoutMs = 30_000): Promise<void> {
+async function pollUntil(orderIdWanted: string, type: string, timeoutMs = 60_000): Promise<void> {
   await recovers(
     async () => {
       const r = await timed('/v1/events:polling', { headers: auth() });
@@ -71,7 +71,7 @@ async function pollUntil(orderIdWanted: string, type: string, timeoutMs = 30_000
   );
 }
 
-describe('degrade fast, recover alone (own servers)', () => {
+describe('degrade fast, recover alone (own servers)', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     [pgServer, redis, nats] = await Promise.all([ownPostgres(), ownRedis(), ownNats()]);
     stack = await startStack({
@@ -88,7 +88,7 @@ describe('degrade fast, recover alone (own servers)', () => {
       .access_token;
     orderId = (await createOrder(stack, merchantId)).id;
     await pollUntil(orderId, 'CREATED');
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await stack?.stop().catch(() => {});

@@ -78,14 +78,12 @@ export class Client {
   }
 
   token(clientId: string, clientSecret: string): Promise<Answer> {
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId });
+    form.set('client_secret', clientSecret);
     return this.send(this.publicUrls, 'token', '/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }).toString(),
+      body: form.toString(),
     });
   }
 }

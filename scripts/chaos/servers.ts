@@ -5,6 +5,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { answers } from '../../libs/testing/src/infra.ts';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,25 +20,9 @@ export function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.setTimeout(500);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-  });
-}
-
 async function waitPort(port: number, open: boolean, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while ((await portAnswers(port)) !== open) {
+  while ((await answers(`http://127.0.0.1:${port}`, port)) !== open) {
     if (Date.now() > until) throw new Error(`port ${port} did not ${open ? 'open' : 'close'}`);
     await sleep(50);
   }
@@ -59,15 +44,14 @@ export interface OwnServer {
   destroy(): Promise<void>;
 }
 
-/** A server run as a child process (redis-server, nats-server). */
-function childServer(
+/** A server run as a child process (redis-server, nats-server) in its own temp dir. */
+async function childServer(
   kind: 'redis' | 'nats',
-  port: number,
-  url: string,
   cmd: string,
-  args: string[],
-  dir: string,
-): OwnServer {
+  args: (port: number, dir: string) => string[],
+): Promise<OwnServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), `od-${kind}-`));
   let child: ChildProcess | undefined;
   const stop = async () => {
     const c = child;
@@ -78,14 +62,14 @@ function childServer(
     await exited;
     await waitPort(port, false);
   };
-  return {
+  const server: OwnServer = {
     kind,
-    url,
+    url: `${kind}://127.0.0.1:${port}`,
     port,
     running: () => child !== undefined,
     async start() {
       if (child) return;
-      child = spawn(cmd, args, { stdio: 'ignore', cwd: dir });
+      child = spawn(cmd, args(port, dir), { stdio: 'ignore', cwd: dir });
       await waitPort(port, true);
     },
     stop,
@@ -97,38 +81,28 @@ function childServer(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  await server.start();
+  return server;
 }
 
-export async function ownRedis(): Promise<OwnServer> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'od-redis-'));
-  const s = childServer(
-    'redis',
-    port,
-    `redis://127.0.0.1:${port}`,
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    dir,
-  );
-  await s.start();
-  return s;
-}
+/** Redis without persistence: a restart loses its data (idempotency records, rate-limit logs). */
+export const ownRedis = () =>
+  childServer('redis', 'redis-server', (port, dir) => [
+    ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ...['--dir', dir],
+  ]);
 
 /** NATS with JetStream; the store dir survives restarts (streams and consumers are kept). */
-export async function ownNats(): Promise<OwnServer> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'od-nats-'));
-  const s = childServer(
-    'nats',
-    port,
-    `nats://127.0.0.1:${port}`,
-    'nats-server',
-    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
+export const ownNats = () =>
+  childServer('nats', 'nats-server', (port, dir) => [
+    '-a',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-js',
+    '-sd',
     dir,
-  );
-  await s.start();
-  return s;
-}
+  ]);
 
 /**
  * A PostgreSQL cluster made by initdb in a temp dir (run as the `postgres` user when we are root:

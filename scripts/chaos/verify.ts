@@ -139,12 +139,19 @@ export function verify(input: {
     for (const id of expected.keys()) if (!seen.has(id)) lost++;
     let outOfOrder = 0;
     const position = new Map(firstSeen.map((id, i) => [id, i]));
+    const typeOf = new Map(feed.deliveries.map((d) => [d.eventId, d.eventType]));
     for (const t of mine) {
       const received = t.history
         .map((h) => h.eventId)
         .filter((id): id is string => !!id && position.has(id))
         .map((id) => position.get(id)!);
-      for (let i = 1; i < received.length; i++) if (received[i] < received[i - 1]) outOfOrder++;
+      let wrong = 0;
+      for (let i = 1; i < received.length; i++) if (received[i] < received[i - 1]) wrong++;
+      if (wrong) {
+        outOfOrder += wrong;
+        const got = [...received].sort((a, b) => a - b).map((p) => typeOf.get(firstSeen[p]));
+        violations.push(`${feed.clientId}: order ${t.id} received ${got.join(',')}`);
+      }
     }
     if (lost) violations.push(`${feed.clientId}: ${lost} event(s) lost`);
     if (outOfOrder) violations.push(`${feed.clientId}: ${outOfOrder} event(s) out of order`);
