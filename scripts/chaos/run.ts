@@ -64,6 +64,14 @@ async function main(): Promise<number> {
   const [pg, redis, nats] = await Promise.all([ownPostgres(), ownRedis(), ownNats()]);
   const servers: Record<'postgres' | 'redis' | 'nats', OwnServer> = { postgres: pg, redis, nats };
   let stack: ChaosStack | undefined;
+  // Ctrl-C: never leave our servers and service processes behind
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      log(`${signal}: stopping`);
+      void Promise.allSettled([stack?.stop(), ...Object.values(servers).map((x) => x.destroy())]).then(() =>
+        process.exit(130),
+      );
+    });
   try {
     log('building bundles');
     buildBundles();
