@@ -74,12 +74,13 @@ export async function injectFault(
   return { kind, target, start, restored, healthy, windowEnd: healthy + GRACE_MS };
 }
 
-/** Fault kinds in an order that gives each kind its turn: shuffled rounds of all four. */
+/**
+ * Fault kinds in an order that gives each kind its turn early (the 2-minute form sees all four):
+ * a shuffled round of the four kinds, then shuffled rounds with one more kill.
+ */
 export function faultSchedule(count: number): FaultKind[] {
-  const out: FaultKind[] = [];
-  while (out.length < count) {
-    const round = [...FAULT_KINDS, 'kill' as const].sort(() => Math.random() - 0.5);
-    out.push(...round);
-  }
+  const shuffled = <T>(xs: T[]) => [...xs].sort(() => Math.random() - 0.5);
+  const out: FaultKind[] = shuffled([...FAULT_KINDS]);
+  while (out.length < count) out.push(...shuffled<FaultKind>([...FAULT_KINDS, 'kill']));
   return out.slice(0, count);
 }
