@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { requestToken, startStack, type TestStack } from '@od/testing';
+import { createMerchant, createOrder, requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OwnServer, ownNats, ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 /**
  * Degrade fast, recover alone (issue 9 item 5), against our OWN PostgreSQL, Redis and NATS: with one

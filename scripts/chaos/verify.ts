@@ -52,7 +52,7 @@ export interface Verdict {
   faults: FaultStats[];
   /** failures: any makes the run fail */
   violations: string[];
-  /** counted, not failing unless strict (see README: known gaps until issue 9 item 4 lands) */
+  /** gaps of before issue 9 item 4: failing when strict (the default of `pnpm chaos`) */
   knownGaps: string[];
 }
 

@@ -100,9 +100,7 @@ export async function driveOrder(
   pause: number,
 ): Promise<DrivenOrder | undefined> {
   const store = stores[storeIdx];
-  // TODO(issue 9 item 4): the intake honours Idempotency-Key once the orders helper's change lands;
-  // until then a retried intake after an ambiguous failure can create a second order, which the
-  // verification counts as an intake duplicate (a known gap) instead of failing.
+  // the same Idempotency-Key on every retry: the intake creates the order once
   const key = randomUUID();
   const created = await untilAnswered(() =>
     client.admin(
