@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { generateRpcKeyPair } from '@od/bus';
+import { SERVICES } from '../services.ts';
 import { type Fault, faultSchedule, injectFault } from './faults.ts';
 import { Client, sleep, untilAnswered } from './http.ts';
 import { summary } from './report.ts';
@@ -94,8 +96,19 @@ async function main(): Promise<number> {
       RATE_LIMIT_ENABLED: 'false',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     };
+    // production refuses to start without RPC keys: one pair per service
+    const pairs = SERVICES.map((svc) => [svc, generateRpcKeyPair()] as const);
+    const signingKeys = Object.fromEntries(pairs.map(([svc, k]) => [svc, k.signingKey]));
+    const publicKeys = pairs.map(([svc, k]) => `${svc}=${k.publicKey}`).join(',');
     log(`starting ${replicas} replicas of each service`);
-    stack = await startChaosStack({ env, replicas, gatewayPorts, logDir, log });
+    stack = await startChaosStack({
+      env: { ...env, RPC_PUBLIC_KEYS: publicKeys },
+      signingKeys,
+      replicas,
+      gatewayPorts,
+      logDir,
+      log,
+    });
     const client = new Client(stack.publicUrls, stack.adminUrls, stack.adminToken);
     const stores = await createStores(client, Number(args.stores), 2);
     const probeOrder = await driveOrder(client, stores, 0, PROBE_PLAN, 0);

@@ -51,6 +51,8 @@ export function buildBundles(): void {
 
 export async function startChaosStack(opts: {
   env: Record<string, string>;
+  /** each service's RPC signing key (RPC_SIGNING_KEY); the public keys go in env.RPC_PUBLIC_KEYS */
+  signingKeys: Record<string, string>;
   replicas: number;
   gatewayPorts: { port: number; adminPort: number }[];
   logDir: string;
@@ -64,7 +66,11 @@ export async function startChaosStack(opts: {
   const killedOnPurpose = new WeakSet<ChildProcess>();
 
   const envOf = (r: Replica): Record<string, string | undefined> => {
-    const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      ...opts.env,
+      RPC_SIGNING_KEY: opts.signingKeys[r.service],
+    };
     if (r.service === 'gateway') {
       const p = opts.gatewayPorts[r.index];
       env.PORT = String(p.port);
