@@ -23,6 +23,7 @@ export default defineConfig({
       'tests/**/*.test.ts',
       'examples/**/*.test.ts',
       'cli/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/generated/**'],
     globalSetup: ['libs/testing/src/global-setup.ts'],

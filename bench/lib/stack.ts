@@ -1,26 +1,17 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { cleanupNats } from '@od/testing';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { freePort } from '../../scripts/chaos/servers.ts';
 import { ROOT, SERVICES } from '../../scripts/services.ts';
 import { rss } from './proc.ts';
 
-export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+export { freePort };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -253,6 +253,14 @@ export class RpcUnavailableError extends Error {}
 export class RpcPayloadTooLargeError extends Error {}
 
 /**
+ * Longest wait for a service that is alive but slow. A service that is gone answers at once (NATS
+ * no-responders; a disconnected client fails fast, see connect.ts), and a service whose database is
+ * unreachable answers 503 itself within its pool's connect timeout; so only a request delivered to a
+ * replica that died or hangs waits this long.
+ */
+export const RPC_TIMEOUT_MS = 5_000;
+
+/**
  * Low-level request: `req` is serialized unsigned unless already signed. Throws RpcUnavailableError
  * when nobody answers (no responders or timeout), RpcPayloadTooLargeError when it cannot be sent.
  */
@@ -260,7 +268,7 @@ export async function callRpc(
   nc: NatsConnection,
   subject: string,
   req: RpcRequest | { payload: Uint8Array; signature: string },
-  timeoutMs = 10_000,
+  timeoutMs = RPC_TIMEOUT_MS,
 ): Promise<RpcReply> {
   const signed = 'payload' in req;
   const payload = signed ? req.payload : enc.encode(JSON.stringify(req));

@@ -1,8 +1,16 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { connectBus, createRpcClient, loadRpcKeys, type RpcClient, serveOp, serveOps } from '@od/bus';
 import type { Config } from '@od/config';
-import { type Catalogue, type Handlers, type Names, names, type ServiceName } from '@od/contracts';
-import { createPool, migrate, type Pool } from '@od/db';
+import {
+  type Catalogue,
+  type Handlers,
+  type Names,
+  names,
+  type RpcResult,
+  type ServiceName,
+} from '@od/contracts';
+import { createPool, isDbUnavailable, migrate, type Pool } from '@od/db';
+import { errors, HttpException } from '@od/errors';
 import { createLogger, type Logger } from '@od/logger';
 import type { StartOptions } from './mod.ts';
 
@@ -43,10 +51,14 @@ export async function startServiceBase(
   const keys = loadRpcKeys(name, config);
   const serveOpts = { queue: name, log, keys };
   const subs: Subscription[] = [];
+  const degraded = dbUnavailableAnswer(log);
   const serve = <C extends Catalogue>(catalogue: C, handlers: Handlers<C>) => {
     for (const op of Object.values(catalogue))
       if (op.service !== name) throw new Error(`${name} cannot serve ${op.service}.${op.name}`);
-    subs.push(...serveOps(nc, n, catalogue, handlers, serveOpts));
+    const guarded = Object.fromEntries(
+      Object.entries(handlers).map(([k, h]) => [k, degraded(h as Handler)]),
+    ) as unknown as Handlers<C>;
+    subs.push(...serveOps(nc, n, catalogue, guarded, serveOpts));
   };
   // health reads nothing of any store: open to any caller (the admin health route, probes)
   const health = { service: name, name: 'health', callers: 'any' } as const;
@@ -77,4 +89,31 @@ export async function startServiceBase(
       await pool.end().catch(() => {});
     },
   };
+}
+
+type Handler = (req: { traceId: string }) => Promise<RpcResult> | RpcResult;
+
+/**
+ * Wraps a handler: a database that cannot be reached (see `isDbUnavailable`) answers 503 with
+ * Retry-After (retryable), not 500; logged at most once per second. The pool's timeouts bound how
+ * long that takes, so the gateway gets the answer well inside its budget.
+ */
+function dbUnavailableAnswer(log: Logger) {
+  let lastLogAt = 0;
+  let suppressed = 0;
+  return (h: Handler): Handler =>
+    async (req) => {
+      try {
+        return await h(req);
+      } catch (e) {
+        if (!isDbUnavailable(e)) throw e;
+        const now = Date.now();
+        if (now - lastLogAt >= 1000) {
+          log.error({ err: (e as Error).message, traceId: req.traceId, suppressed }, 'database unavailable');
+          lastLogAt = now;
+          suppressed = 0;
+        } else suppressed++;
+        throw new HttpException(errors.unavailable(req.traceId));
+      }
+    };
 }

@@ -6,7 +6,8 @@ export interface Infra {
   natsUrl: string;
 }
 
-function answers(url: string, fallbackPort: number): Promise<boolean> {
+/** Whether something accepts TCP connections at the URL's host and port (1 s bound). */
+export function answers(url: string, fallbackPort: number): Promise<boolean> {
   const u = new URL(
     url
       .replace(/^nats:/, 'http:')

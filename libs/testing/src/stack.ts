@@ -9,6 +9,7 @@ import { type PanelHandle, start as startPanel } from '@od/panel';
 import type { ServiceHandle } from '@od/runtime';
 import { start as startWebhook } from '@od/webhook';
 import { cleanupNats, freshDatabase, testConfig, uniquePrefix } from './fixtures.ts';
+import type { Infra } from './infra.ts';
 
 export type ServiceKey = 'auth' | 'catalog' | 'orders' | 'feed' | 'webhook';
 const STARTERS = {
@@ -47,6 +48,8 @@ export interface StackOptions {
   panel?: boolean;
   /** logger for every service and gateway of the stack (e.g. one writing into memory) */
   log?: Logger;
+  /** servers to use instead of the shared ones (fault tests run their own) */
+  infra?: Infra;
 }
 
 /**
@@ -54,9 +57,12 @@ export interface StackOptions {
  * Tests talk to it only through HTTP, as an integrator would.
  */
 export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
-  const db = await freshDatabase();
+  const db = await freshDatabase(opts.infra);
   const prefix = uniquePrefix();
-  const config = testConfig(db.url, prefix, opts.env);
+  const own: Record<string, string> = opts.infra
+    ? { REDIS_URL: opts.infra.redisUrl, NATS_URL: opts.infra.natsUrl }
+    : {};
+  const config = testConfig(db.url, prefix, { ...own, ...opts.env });
   const log = opts.log ?? createLogger('test', config.LOG_LEVEL);
   const services: Partial<Record<ServiceKey, ServiceHandle>> = {};
   const extra: ServiceHandle[] = [];
