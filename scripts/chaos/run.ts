@@ -33,6 +33,10 @@ const { values: args } = parseArgs({
     // known gaps of before issue 9 item 4 (retry answered already_applied instead of a replay,
     // intake creating an order twice) fail the run; --lenient only counts them
     lenient: { type: 'boolean', default: false },
+    // events out of per-order order are always counted; with this flag they do not fail the run
+    // (known defect: two feed replicas sharing one durable consumer reorder an order's events when
+    // one replica dies or PostgreSQL rejects a batch; see scripts/chaos/README.md)
+    'allow-out-of-order': { type: 'boolean', default: false },
   },
 });
 const minutes = Number(args.minutes);
@@ -225,6 +229,7 @@ async function main(): Promise<number> {
       faults,
       exits: stack.exits.filter((e) => e.at <= Date.now()),
       strict: !args.lenient,
+      allowOutOfOrder: args['allow-out-of-order'],
     });
     const text = summary(verdict, minutes);
     console.log(`\n${text}\n`);
