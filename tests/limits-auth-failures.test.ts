@@ -55,4 +55,30 @@ describe('authentication failures at the token endpoint', () => {
     expect(r.status).toBe(401);
     expect(await r.json()).toEqual({ error: 'invalid_client' });
   });
+
+  it('a paused credential presenting its correct secret, or an unknown id, never reaches 429', async () => {
+    const m = await stack.admin('POST', '/admin/v1/merchants', { name: 'Loja Pausada' });
+    const merchant = await m.json();
+    const c = await stack.admin('POST', `/admin/v1/merchants/${merchant.id}/credentials`, {
+      name: 'pdv',
+      scopes: ['orders:read'],
+      deliveryMode: 'POLLING',
+    });
+    const { clientId, clientSecret } = await c.json();
+    expect((await stack.admin('POST', `/admin/v1/credentials/${clientId}/pause`)).status).toBe(200);
+    const unknown = `odc_${randomBytes(12).toString('hex')}`;
+    for (let i = 0; i < 12; i++) {
+      for (const [id, secret] of [
+        [clientId, clientSecret],
+        [unknown, 'whatever'],
+      ]) {
+        const r = await token(id, secret, i % 2);
+        expect(r.status).toBe(401);
+        expect(await r.json()).toEqual({ error: 'invalid_client' });
+      }
+    }
+    // wrong secrets of the paused credential do count
+    for (let i = 0; i < 10; i++) expect((await token(clientId, `wrong-${i}`)).status).toBe(401);
+    expect((await token(clientId, 'wrong-again')).status).toBe(429);
+  });
 });

@@ -5,6 +5,14 @@ export const TOKEN_TTL_SECONDS = 3600;
 export const TOKEN_BODY_LIMIT = 4096;
 export const GRANT_TYPE = 'client_credentials';
 
+/**
+ * Why auth refused a token request: an RPC reply header of the 401 (never an HTTP header; the
+ * integrator always sees the same `invalid_client`). The gateway's failure limit counts only
+ * `wrong_secret` (SPEC Limits: a wrong secret of an existing credential).
+ */
+export const TOKEN_REFUSAL_HEADER = 'refusal';
+export type TokenRefusal = 'wrong_secret' | 'unknown_client' | 'inactive';
+
 export interface TokenIssueRequest {
   clientId: string;
   clientSecret: string;

@@ -2,7 +2,9 @@ import {
   CLIENT_ID_PATTERN,
   type OpHandler,
   type TOKEN_ISSUE_OP,
+  TOKEN_REFUSAL_HEADER,
   TOKEN_TTL_SECONDS,
+  type TokenRefusal,
   type TokenResponse,
 } from '@od/contracts';
 import { errors } from '@od/errors';
@@ -10,6 +12,12 @@ import { createSigner } from 'fast-jwt';
 import { findCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import { verifySecret } from '../domain/secrets.ts';
+
+/** 401 invalid_client, with the reason for the gateway's failure limit in an RPC header. */
+const refused = (why: TokenRefusal) => ({
+  ...errors.invalidClient(),
+  headers: { [TOKEN_REFUSAL_HEADER]: why },
+});
 
 /**
  * token.issue { clientId, clientSecret } -> 200 token response | 401 invalid_client.
@@ -25,7 +33,8 @@ export function tokenIssue(deps: AuthDeps): OpHandler<typeof TOKEN_ISSUE_OP> {
     const { clientId, clientSecret } = req.body;
     const row = CLIENT_ID_PATTERN.test(clientId) ? await findCredential(deps.db, clientId) : null;
     const ok = await verifySecret(clientSecret, row?.secretHash);
-    if (!ok || !row || row.status !== 'ACTIVE') return errors.invalidClient();
+    if (!ok || !row || row.status !== 'ACTIVE')
+      return refused(!row ? 'unknown_client' : !ok ? 'wrong_secret' : 'inactive');
     const scope = row.scopes.join(' ');
     const token = sign({ merchant_id: row.merchantId, client_id: row.clientId, scope });
     const out: TokenResponse = {

@@ -1,7 +1,7 @@
 import type { AuthContext, Scope } from '@od/contracts';
 import { errors } from '@od/errors';
 import { createVerifier } from 'fast-jwt';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 
@@ -41,10 +41,13 @@ function verifierOf(ctx: GatewayContext): Verify {
 
 /**
  * Bearer check of a public route: a valid HS256 token (else 401, empty body), a credential that is
- * still ACTIVE at this very moment (pushed status: else 401 invalid_token), and the route's scope
- * (else 403 insufficient_scope).
+ * still ACTIVE at this very moment (pushed status: else 401 invalid_token), the route's scope
+ * (else 403 insufficient_scope), then the per-credential limiter.
+ * Registered as the route's `onRequest` hook: it runs before the body is read and before path,
+ * query and body are validated, so a request without a valid token answers 401 whatever it carries
+ * (SPEC Authentication 7), and every authenticated request counts against the limiter.
  */
-export function bearer(ctx: GatewayContext, scope: Scope): preHandlerAsyncHookHandler {
+export function bearer(ctx: GatewayContext, scope: Scope): onRequestAsyncHookHandler {
   const verify = verifierOf(ctx);
   return async function checkBearer(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers.authorization;

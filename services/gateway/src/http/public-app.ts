@@ -30,8 +30,11 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
       const h = req.headers['x-request-id'];
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    // errors raised before routing (broken percent-encoding, a path parameter over 200
+    // public: a long path parameter still reaches its route, so the bearer check answers first
+    // (401 without a token) and the GUID check then answers 404; the request line itself is bounded
+    // by node's header size limit (16 KB)
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: listener === 'public' ? 16_384 : 200 },
+    // errors raised before routing (broken percent-encoding, an admin path parameter over 200
     // characters): no such route
     frameworkErrors: (err, request, reply) => {
       reply.header('x-request-id', request.id);

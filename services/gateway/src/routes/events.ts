@@ -48,8 +48,8 @@ export const eventRoutes: RouteModule = (app, ctx) => {
     response: { 200: z.array(eventEnvelopeSchema), 400: validationProblem, 403: businessError },
   });
   // ':' starts a path parameter in fastify's router; '::' is a literal colon.
-  app.get('/v1/events::polling', { schema: pollSchema(false), preHandler: bearer(ctx, 'orders:read') }, poll);
-  app.get('/v1/events/::polling', { schema: pollSchema(true), preHandler: bearer(ctx, 'orders:read') }, poll);
+  app.get('/v1/events::polling', { schema: pollSchema(false), onRequest: bearer(ctx, 'orders:read') }, poll);
+  app.get('/v1/events/::polling', { schema: pollSchema(true), onRequest: bearer(ctx, 'orders:read') }, poll);
 
   app.post(
     '/v1/events/acknowledgment',
@@ -64,7 +64,7 @@ export const eventRoutes: RouteModule = (app, ctx) => {
         body: ackBodySchema,
         response: { 202: ackResponseSchema, 400: validationProblem, 403: businessError },
       },
-      preHandler: bearer(ctx, 'orders:read'),
+      onRequest: bearer(ctx, 'orders:read'),
     },
     async (request, reply) => forward(ctx, request, reply, FEED_OPS.ack, { body: request.body }),
   );

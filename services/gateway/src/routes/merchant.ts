@@ -36,7 +36,7 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
         params,
         response: { 200: merchantSchema, 403: businessError, 404: problem },
       },
-      preHandler: bearer(ctx, 'merchant:read'),
+      onRequest: bearer(ctx, 'merchant:read'),
     },
     read(CATALOG_OPS.getMerchant),
   );
@@ -51,7 +51,7 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
         params,
         response: { 200: menusSchema, 403: businessError, 404: problem },
       },
-      preHandler: bearer(ctx, 'catalog:read'),
+      onRequest: bearer(ctx, 'catalog:read'),
     },
     read(CATALOG_OPS.getMenus),
   );

@@ -69,7 +69,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
     '/v1/orders/:orderId',
     {
       schema: { params, tags: ['orders'], summary: 'Get an order', security: [{ bearer: [] }] },
-      preHandler: bearer(ctx, 'orders:read'),
+      onRequest: bearer(ctx, 'orders:read'),
     },
     (request, reply) =>
       forward(ctx, request, reply, ORDER_OPS.get, { params: { orderId: request.params.orderId } }),
@@ -93,7 +93,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
                 : 'No body. Optional Idempotency-Key header.',
             security: [{ bearer: [] }],
           },
-          preHandler: bearer(ctx, 'orders:write'),
+          onRequest: bearer(ctx, 'orders:write'),
         },
         (request, reply) => action(ctx, request, reply, name),
       );

@@ -1,6 +1,7 @@
 import {
   TOKEN_BODY_LIMIT,
   TOKEN_ISSUE_OP,
+  TOKEN_REFUSAL_HEADER,
   tokenErrorSchema,
   tokenRequestSchema,
   tokenResponseSchema,
@@ -60,9 +61,13 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
       });
       if (!r) return sendError(reply, errors.unavailable(request.id));
       if (r.status === 401) {
-        // only wrong secrets count: a correct secret is still accepted while these are blocked
-        const d = await ctx.limiter.authFailure(parsed.clientId);
-        if (!d.allowed) {
+        // only wrong secrets of existing credentials count (SPEC Limits): an unknown client id, or a
+        // paused/revoked credential presenting its correct secret, is refused without counting; a
+        // correct secret is still accepted while the wrong ones are blocked
+        const why = r.headers[TOKEN_REFUSAL_HEADER];
+        const counts = why !== 'unknown_client' && why !== 'inactive';
+        const d = counts ? await ctx.limiter.authFailure(parsed.clientId) : undefined;
+        if (d && !d.allowed) {
           reply.headers(d.headers);
           return sendError(reply, errors.tokenRateLimited());
         }
