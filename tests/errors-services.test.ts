@@ -79,8 +79,14 @@ describe('rows decided by services', () => {
     }
   });
 
-  it('429 { error, error_description } after ten failures of one credential, Retry-After: 60', async () => {
-    const clientId = `odc_${randomBytes(12).toString('hex')}`;
+  it('429 { error, error_description } after ten wrong secrets of one credential, Retry-After: 60', async () => {
+    // SPEC Limits: the failure limit counts wrong secrets of an existing credential only
+    const c = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
+      name: 'pdv-limit',
+      scopes: ['orders:read'],
+      deliveryMode: 'POLLING',
+    });
+    const { clientId } = await c.json();
     for (let i = 0; i < 10; i++) expect((await tokenCall(clientId, `w${i}`)).status).toBe(401);
     const r = await tokenCall(clientId, 'w11');
     expect(r.status).toBe(429);

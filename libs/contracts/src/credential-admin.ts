@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_PROFILES, type CredentialRecord, DELIVERY_MODES, SCOPES } from './credentials.ts';
+import { TEXT, text } from './limits.ts';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** After a rotation the previous webhook secret stays valid this long. */
@@ -14,22 +15,22 @@ export function isHttpsUrl(s: string): boolean {
   }
 }
 
-export const webhookUrlSchema = z
-  .string()
-  .max(2048, 'webhookUrl deve ter no máximo 2048 caracteres.')
-  .refine(isHttpsUrl, 'webhookUrl deve ser uma URL https:// válida.');
+export const webhookUrlSchema = text(
+  TEXT.url,
+  `webhookUrl deve ter no máximo ${TEXT.url} caracteres.`,
+).refine(isHttpsUrl, 'webhookUrl deve ser uma URL https:// válida.');
 
-const nameSchema = z
-  .string()
+export const CREDENTIAL_NAME_MAX = 100;
+const nameSchema = text(CREDENTIAL_NAME_MAX, `name deve ter no máximo ${CREDENTIAL_NAME_MAX} caracteres.`)
   .trim()
-  .min(1, 'name é obrigatório.')
-  .max(100, 'name deve ter no máximo 100 caracteres.');
+  .min(1, 'name é obrigatório.');
 
 export const createCredentialBodySchema = z
   .object({
     name: nameSchema,
     scopes: z
       .array(z.enum(SCOPES))
+      .max(SCOPES.length * 2, 'scopes tem escopos demais.')
       .min(1, 'scopes deve ter ao menos um escopo.')
       .transform((s) => SCOPES.filter((x) => s.includes(x))),
     deliveryMode: z.enum(DELIVERY_MODES),

@@ -4,6 +4,11 @@ import { GUID_PATTERN } from './ids.ts';
 /** SPEC Limits: polling `limit` default 100, maximum 200. */
 export const POLL_LIMIT_DEFAULT = 100;
 export const POLL_LIMIT_MAX = 200;
+/**
+ * Bytes of one polling page (the JSON array): a page stops early rather than grow past it (the
+ * client polls again). Well under NATS's 1 MiB max payload, which the reply must cross.
+ */
+export const POLL_PAGE_MAX_BYTES = 512 * 1024;
 /** Entries accepted by one acknowledgment call. */
 export const ACK_MAX_ENTRIES = 1000;
 /** SPEC: acknowledged events are deleted after 30 days. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { GUID_PATTERN } from './ids.ts';
+import { BYTES, COUNT, jsonBytes, TEXT, text } from './limits.ts';
+import { renderMenu } from './menu-render.ts';
 
 /**
  * SPEC "Menu": the public shape served by `GET /v1/merchant/{merchantId}/menus` (an array holding a
@@ -73,8 +75,9 @@ export type MenuCategory = z.infer<typeof menuCategorySchema>;
 export type Menu = z.infer<typeof menuSchema>;
 
 // ---------- admin input (PUT /admin/v1/merchants/{merchantId}/menu) ----------
-const id = z.string().trim().min(1, 'id vazio').max(100, 'id com mais de 100 caracteres');
-const text = (max: number) => z.string().max(max, `texto com mais de ${max} caracteres`);
+const id = text(TEXT.id).trim().min(1, 'id vazio');
+const ref = text(TEXT.id);
+const name = text(TEXT.name).min(1, 'nome vazio');
 const money = z
   .number()
   .finite()
@@ -89,47 +92,51 @@ export const menuPriceInputSchema = z.object({
   currency: z.literal(CURRENCY, 'a moeda é sempre BRL').optional(),
 });
 export const menuVariationInputSchema = z.object({
-  name: text(200).min(1, 'nome vazio'),
+  name,
   price: z.object({ value: money, originalValue: money.nullable().optional() }),
-  externalCode: text(100).optional(),
+  externalCode: text(TEXT.code).optional(),
 });
 export const menuOptionInputSchema = z.object({
   id,
-  name: text(200).min(1, 'nome vazio'),
-  externalCode: text(100).optional(),
+  name,
+  externalCode: text(TEXT.code).optional(),
   index: index.optional(),
   status: status.optional(),
   price: menuPriceInputSchema,
 });
 export const menuOptionGroupInputSchema = z.object({
   id,
-  name: text(200).min(1, 'nome vazio'),
-  description: text(1000).nullable().optional(),
+  name,
+  description: text(TEXT.groupDescription).nullable().optional(),
   index: index.optional(),
   status: status.optional(),
   minPermitted: z.number().int().nonnegative().max(1000).optional(),
   maxPermitted: z.number().int().nonnegative().max(1000).optional(),
-  options: z.array(menuOptionInputSchema).max(1000).optional(),
+  options: z.array(menuOptionInputSchema).max(COUNT.groupOptions).optional(),
 });
 export const menuItemInputSchema = z.object({
   id,
-  name: text(200).min(1, 'nome vazio'),
-  description: text(2000).optional(),
-  externalCode: text(100).optional(),
+  name,
+  description: text(TEXT.description).optional(),
+  externalCode: text(TEXT.code).optional(),
   status: status.optional(),
-  image: text(2000).nullable().optional(),
+  image: text(TEXT.url).nullable().optional(),
   price: menuPriceInputSchema.optional(),
   /** instead of `price`: one option per variation in a mandatory `<itemId>-variacoes` group */
-  variations: z.array(menuVariationInputSchema).min(1, 'variations vazio').max(50).optional(),
-  optionGroupIds: z.array(z.string()).max(100).optional(),
+  variations: z
+    .array(menuVariationInputSchema)
+    .min(1, 'variations vazio')
+    .max(COUNT.itemVariations)
+    .optional(),
+  optionGroupIds: z.array(ref).max(COUNT.itemGroupRefs).optional(),
 });
 export const menuCategoryInputSchema = z.object({
   id,
-  name: text(200).min(1, 'nome vazio'),
-  description: text(2000).optional(),
+  name,
+  description: text(TEXT.description).optional(),
   index: index.optional(),
   status: status.optional(),
-  itemOfferIds: z.array(z.string()).max(10_000).optional(),
+  itemOfferIds: z.array(ref).max(COUNT.categoryItemRefs).optional(),
 });
 
 type Issue = { path: (string | number)[]; message: string };
@@ -235,14 +242,28 @@ const menuInputObject = z.strictObject({
   // strict: a wrong shape (e.g. { menu: {...} }) is a 400, never an empty menu
   /** the store's menu id (GUID); when given, it becomes the store's menu id */
   id: z.string().regex(GUID_PATTERN, 'id do cardápio deve ser um GUID').optional(),
-  name: text(200).min(1, 'nome vazio').optional(),
-  categories: z.array(menuCategoryInputSchema).max(1000).optional(),
-  items: z.array(menuItemInputSchema).max(10_000).optional(),
-  optionGroups: z.array(menuOptionGroupInputSchema).max(5000).optional(),
+  name: name.optional(),
+  categories: z.array(menuCategoryInputSchema).max(COUNT.menuCategories).optional(),
+  items: z.array(menuItemInputSchema).max(COUNT.menuItems).optional(),
+  optionGroups: z.array(menuOptionGroupInputSchema).max(COUNT.menuOptionGroups).optional(),
 });
 
+/** The menu id used to measure a rendered menu (every menu id is a GUID of this length). */
+const SIZE_PROBE_MENU_ID = '00000000-0000-0000-0000-000000000000';
+
 export const menuInputSchema = menuInputObject.superRefine((menu, ctx) => {
-  for (const issue of menuInputIssues(menu)) ctx.addIssue({ code: 'custom', ...issue });
+  const issues = menuInputIssues(menu);
+  for (const issue of issues) ctx.addIssue({ code: 'custom', ...issue });
+  // the served form must fit in one bus message: measured on the rendered menu itself
+  if (issues.length === 0) {
+    const bytes = jsonBytes([renderMenu(menu, SIZE_PROBE_MENU_ID)]);
+    if (bytes > BYTES.servedMenu)
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `o cardápio publicado teria ${bytes} bytes; o máximo é ${BYTES.servedMenu}`,
+      });
+  }
 });
 export type MenuPriceInput = z.infer<typeof menuPriceInputSchema>;
 export type MenuVariationInput = z.infer<typeof menuVariationInputSchema>;

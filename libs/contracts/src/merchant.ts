@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GUID_PATTERN } from './ids.ts';
+import { COUNT, TEXT, text } from './limits.ts';
 
 /** SPEC "Merchant": the public shape of `GET /v1/merchant/{merchantId}`, and the admin inputs. */
 export const MERCHANT_STATUSES = ['AVAILABLE', 'UNAVAILABLE'] as const;
@@ -46,16 +47,15 @@ export type Merchant = z.infer<typeof merchantSchema>;
 export type AdminMerchant = z.infer<typeof adminMerchantSchema>;
 
 // ---------- admin inputs ----------
-const text = (max: number) => z.string().max(max, `texto com mais de ${max} caracteres`);
 export const merchantAddressInputSchema = z.object({
-  country: text(100).optional(),
-  state: text(100).optional(),
-  city: text(200).optional(),
-  district: text(200).optional(),
-  street: text(300).optional(),
-  number: text(50).optional(),
-  postalCode: text(20).optional(),
-  complement: text(300).nullable().optional(),
+  country: text(TEXT.name).optional(),
+  state: text(TEXT.name).optional(),
+  city: text(TEXT.name).optional(),
+  district: text(TEXT.name).optional(),
+  street: text(TEXT.addressLine).optional(),
+  number: text(TEXT.addressNumber).optional(),
+  postalCode: text(TEXT.postalCode).optional(),
+  complement: text(TEXT.addressLine).nullable().optional(),
   latitude: z.number().min(-90).max(90).optional(),
   longitude: z.number().min(-180).max(180).optional(),
 });
@@ -69,13 +69,13 @@ const servicesInput = z
   .refine((s) => new Set(s.map((x) => x.serviceType)).size === s.length, 'serviceType repetido');
 
 const merchantFields = {
-  name: text(200).trim().min(1, 'nome obrigatório'),
+  name: text(TEXT.name).trim().min(1, 'nome obrigatório'),
   test: z.boolean().optional(),
-  description: text(2000).optional(),
-  document: text(30).optional(),
+  description: text(TEXT.description).optional(),
+  document: text(TEXT.document).optional(),
   status: z.enum(MERCHANT_STATUSES).optional(),
-  contactEmails: z.array(z.email('e-mail inválido').max(254)).max(20).optional(),
-  contactPhones: z.array(text(30).min(1, 'telefone vazio')).max(20).optional(),
+  contactEmails: z.array(z.email('e-mail inválido').max(TEXT.email)).max(COUNT.contactEmails).optional(),
+  contactPhones: z.array(text(TEXT.phone).min(1, 'telefone vazio')).max(COUNT.contactPhones).optional(),
   /** partial: missing fields take defaults (create) or keep their value (patch) */
   address: merchantAddressInputSchema.optional(),
   /** each store has one menu: every service points to it (menuId is not an input) */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COURIER_EVENT_TYPES, ORDER_CHANNELS } from './events.ts';
 import { GUID_PATTERN } from './ids.ts';
+import { BYTES, COUNT, jsonBytes, TEXT, text } from './limits.ts';
 
 /**
  * Orders service contract: situations, actions, RPC ops (served at `names(prefix).rpc('orders', op)`),
@@ -152,6 +153,10 @@ const isoDate = z.iso.datetime({ offset: true });
 /** bounds keep every amount inside the numeric(14,2) columns: a client mistake is a 400, never a 500 */
 const amount = z.number().nonnegative().max(100_000_000);
 const qty = z.number().positive().max(100_000);
+const name = text(TEXT.name).min(1);
+const code = text(TEXT.code);
+const ref = text(TEXT.id).min(1);
+const note = text(TEXT.note).nullable().optional();
 /** Money in: a number or `{ value, currency? }` (currency is always BRL). */
 export const moneyIn = z.union([amount, z.object({ value: amount, currency: z.literal('BRL').optional() })]);
 
@@ -164,60 +169,77 @@ export const originIn = z
   .regex(/^[^[\]\r\n]+$/, 'must not contain [, ] or line breaks');
 
 const optionIn = z.union([
-  z.object({ optionId: z.string().min(1), quantity: qty.default(1) }),
+  z.object({ optionId: ref, quantity: qty.default(1) }),
   z.object({
-    id: z.string().min(1).optional(),
-    name: z.string().min(1),
-    externalCode: z.string().default(''),
+    id: ref.optional(),
+    name,
+    externalCode: code.default(''),
     quantity: qty.default(1),
-    unit: z.string().nullable().optional(),
+    unit: code.nullable().optional(),
     unitPrice: moneyIn,
-    groupName: z.string().nullable().optional(),
+    groupName: text(TEXT.name).nullable().optional(),
   }),
 ]);
 
 /** An item: by menu reference `{ itemId, quantity, options: [{ optionId }] }` or given in full. */
 export const itemIn = z.union([
   z.object({
-    itemId: z.string().min(1),
+    itemId: ref,
     quantity: qty.default(1),
-    specialInstructions: z.string().max(1000).nullable().optional(),
-    options: z.array(z.object({ optionId: z.string().min(1), quantity: qty.default(1) })).default([]),
+    specialInstructions: note,
+    options: z
+      .array(z.object({ optionId: ref, quantity: qty.default(1) }))
+      .max(COUNT.itemOptions)
+      .default([]),
   }),
   z.object({
     id: guid.optional(),
-    name: z.string().min(1),
-    externalCode: z.string().default(''),
+    name,
+    externalCode: code.default(''),
     unit: z.enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']).nullable().optional(),
-    ean: z.string().nullable().optional(),
+    ean: code.nullable().optional(),
     quantity: qty.default(1),
-    specialInstructions: z.string().max(1000).nullable().optional(),
+    specialInstructions: note,
     unitPrice: moneyIn,
-    options: z.array(optionIn).max(200).default([]),
+    options: z.array(optionIn).max(COUNT.itemOptions).default([]),
   }),
 ]);
 export type ItemIn = z.infer<typeof itemIn>;
 
+/** Items of one order: per-item and per-order option counts (the order must render below 1 MiB). */
+const itemsIn = z
+  .array(itemIn)
+  .min(1)
+  .max(COUNT.orderItems)
+  .refine(
+    (items) => items.reduce((n, it) => n + (it.options?.length ?? 0), 0) <= COUNT.orderOptions,
+    `no máximo ${COUNT.orderOptions} opções por pedido`,
+  );
+
 export const customerIn = z.object({
   id: guid.optional(),
-  name: z.string().min(1),
-  phone: z.object({ number: z.string().min(1), extension: z.string().nullable().optional() }),
-  documentNumber: z.string().nullable().optional(),
-  email: z.string().nullable().optional(),
+  name,
+  phone: z.object({
+    number: text(TEXT.phone).min(1),
+    extension: text(TEXT.phone).nullable().optional(),
+  }),
+  documentNumber: text(TEXT.document).nullable().optional(),
+  email: text(TEXT.email).nullable().optional(),
   ordersCountOnMerchant: z.number().int().nonnegative().max(1_000_000_000).nullable().optional(),
 });
 
+const line = text(TEXT.addressLine);
 export const deliveryAddressIn = z.object({
-  country: z.string().min(2).default('BR'),
-  state: z.string().min(1),
-  city: z.string().min(1),
-  district: z.string().min(1),
-  street: z.string().min(1),
-  number: z.string().min(1),
-  postalCode: z.string().min(1),
-  complement: z.string().nullable().optional(),
-  reference: z.string().nullable().optional(),
-  formattedAddress: z.string().nullable().optional(),
+  country: text(TEXT.name).min(2).default('BR'),
+  state: text(TEXT.name).min(1),
+  city: text(TEXT.name).min(1),
+  district: text(TEXT.name).min(1),
+  street: line.min(1),
+  number: text(TEXT.addressNumber).min(1),
+  postalCode: text(TEXT.postalCode).min(1),
+  complement: line.nullable().optional(),
+  reference: line.nullable().optional(),
+  formattedAddress: text(TEXT.formattedAddress).nullable().optional(),
   coordinates: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
 });
 
@@ -231,7 +253,7 @@ export const deliveryIn = z.object({
 export const FEE_TYPES = ['DELIVERY', 'DELIVERY_FEE', 'SERVICE_FEE', 'TIP'] as const;
 export const FEE_RECEIVERS = ['MERCHANT', 'MARKETPLACE', 'LOGISTIC_SERVICES'] as const;
 export const feeIn = z.object({
-  name: z.string().min(1),
+  name,
   type: z.enum(FEE_TYPES),
   receivedBy: z.enum(FEE_RECEIVERS).default('MERCHANT'),
   price: moneyIn,
@@ -240,17 +262,21 @@ export const feeIn = z.object({
 export const discountIn = z.object({
   amount: moneyIn,
   target: z.enum(['CART', 'DELIVERY_FEE', 'ITEM']).default('CART'),
-  targetId: z.string().nullable().optional(),
+  targetId: text(TEXT.id).nullable().optional(),
   sponsorshipValues: z
     .array(
       z.object({
         name: z.enum(['MARKETPLACE', 'MERCHANT']),
         amount: moneyIn,
-        discountCode: z.string().nullable().optional(),
+        discountCode: code.nullable().optional(),
       }),
     )
+    .max(COUNT.sponsorships)
     .optional(),
 });
+
+const feesIn = z.array(feeIn).max(COUNT.orderFees);
+const discountsIn = z.array(discountIn).max(COUNT.orderDiscounts);
 
 export const PAYMENT_METHODS = [
   'CREDIT',
@@ -272,16 +298,23 @@ export const paymentMethodIn = z.object({
   value: amount,
   currency: z.literal('BRL').optional(),
   method: z.enum(PAYMENT_METHODS),
-  methodInfo: z.string().optional(),
+  methodInfo: text(TEXT.methodInfo).optional(),
   type: z.enum(PAYMENT_TYPES),
   changeFor: amount.nullable().optional(),
-  brand: z.string().nullable().optional(),
-  transaction: z.unknown().optional(),
+  brand: code.nullable().optional(),
+  /** free-form, stored and served as given: bounded by its JSON size */
+  transaction: z
+    .unknown()
+    .refine(
+      (t) => jsonBytes(t) <= BYTES.paymentTransaction,
+      `transaction com mais de ${BYTES.paymentTransaction} bytes em JSON`,
+    )
+    .optional(),
 });
 export const paymentsIn = z.object({
   prepaid: amount.optional(),
   pending: amount.optional(),
-  methods: z.array(paymentMethodIn).min(1),
+  methods: z.array(paymentMethodIn).min(1).max(COUNT.paymentMethods),
 });
 
 export const scheduleIn = z.object({
@@ -295,8 +328,8 @@ export const takeoutIn = z.object({
 export const indoorIn = z.object({
   mode: z.enum(['DEFAULT', 'PLACE', 'TAB']).default('DEFAULT'),
   indoorDateTime: isoDate.optional(),
-  place: z.string().nullable().optional(),
-  tab: z.string().nullable().optional(),
+  place: text(TEXT.name).nullable().optional(),
+  tab: text(TEXT.name).nullable().optional(),
 });
 
 /** POST /admin/v1/merchants/{merchantId}/orders: everything but `type` has a sample default. */
@@ -308,16 +341,16 @@ export const orderIntakeSchema = z.object({
   /** who placed the order through the channel (e.g. a marketplace's name); see extraInfo */
   origin: originIn.optional(),
   paymentPending: z.boolean().default(false),
-  displayId: z.string().min(1).max(40).optional(),
-  items: z.array(itemIn).min(1).max(500).optional(),
+  displayId: text(TEXT.displayId).min(1).optional(),
+  items: itemsIn.optional(),
   customer: customerIn.optional(),
   delivery: deliveryIn.optional(),
   takeout: takeoutIn.optional(),
   indoor: indoorIn.optional(),
-  otherFees: z.array(feeIn).optional(),
-  discounts: z.array(discountIn).optional(),
+  otherFees: feesIn.optional(),
+  discounts: discountsIn.optional(),
   payments: paymentsIn.optional(),
-  extraInfo: z.string().max(2000).nullable().optional(),
+  extraInfo: text(TEXT.note).nullable().optional(),
 });
 export type OrderIntake = z.infer<typeof orderIntakeSchema>;
 
@@ -325,22 +358,31 @@ export type OrderIntake = z.infer<typeof orderIntakeSchema>;
  * order has a single payment method: it follows the new amount. */
 export const orderEditSchema = z
   .object({
-    items: z.array(itemIn).min(1).max(500).optional(),
+    items: itemsIn.optional(),
     customer: customerIn.optional(),
     delivery: deliveryIn.optional(),
     takeout: takeoutIn.optional(),
     indoor: indoorIn.optional(),
-    otherFees: z.array(feeIn).optional(),
-    discounts: z.array(discountIn).nullable().optional(),
+    otherFees: feesIn.optional(),
+    discounts: discountsIn.nullable().optional(),
     payments: paymentsIn.optional(),
-    extraInfo: z.string().max(2000).nullable().optional(),
+    extraInfo: text(TEXT.note).nullable().optional(),
   })
   .refine((o) => Object.keys(o).length > 0, { message: 'nothing to edit' });
 export type OrderEdit = z.infer<typeof orderEditSchema>;
 
 export const cancelSchema = z.object({
   by: z.enum(['CUSTOMER', 'MERCHANT']),
-  reason: z.string().max(MAX_CANCELLATION_REASON).optional(),
+  reason: text(MAX_CANCELLATION_REASON).optional(),
+});
+
+/**
+ * Body of `POST /v1/orders/{orderId}/requestCancellation` (optional): `reason` up to 500 characters
+ * (SPEC; longer answers 400 invalid_cancellation_reason), `code` ignored but bounded.
+ */
+export const cancellationBodySchema = z.object({
+  reason: text(MAX_CANCELLATION_REASON).nullable().optional(),
+  code: code.nullable().optional(),
 });
 
 /**
@@ -355,11 +397,14 @@ export const cancelSchema = z.object({
 export const courierDeliverySchema = z.object({
   courier: z
     .object({
-      id: z.string().nullable().optional(),
-      name: z.string().min(1),
-      phone: z.string().nullable().optional(),
+      id: text(TEXT.id).nullable().optional(),
+      name,
+      phone: text(TEXT.phone).nullable().optional(),
       vehicle: z
-        .object({ type: z.string().min(1), licensePlate: z.string().nullable().optional() })
+        .object({
+          type: code.min(1),
+          licensePlate: text(TEXT.licensePlate).nullable().optional(),
+        })
         .nullable()
         .optional(),
     })
@@ -367,7 +412,7 @@ export const courierDeliverySchema = z.object({
     .optional(),
   route: z
     .object({
-      id: z.string().nullable().optional(),
+      id: text(TEXT.id).nullable().optional(),
       stopIndex: z.number().int().nonnegative().nullable().optional(),
       totalStops: z.number().int().positive().nullable().optional(),
     })
@@ -376,7 +421,7 @@ export const courierDeliverySchema = z.object({
   stop: z
     .object({
       status: z.enum(['PENDING', 'EN_ROUTE', 'ARRIVED', 'DELIVERED', 'FAILED']),
-      reason: z.string().nullable().optional(),
+      reason: text(TEXT.reason).nullable().optional(),
     })
     .nullable()
     .optional(),
@@ -385,7 +430,7 @@ export const courierDeliverySchema = z.object({
     .nullable()
     .optional(),
   estimatedDeliveryDateTime: isoDate.nullable().optional(),
-  trackingUrl: z.string().nullable().optional(),
+  trackingUrl: text(TEXT.url).nullable().optional(),
 });
 export const courierUpdateSchema = z.object({
   eventType: z.enum(COURIER_EVENT_TYPES),

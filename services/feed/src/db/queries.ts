@@ -1,5 +1,5 @@
 import { type ParsedOrderEvent, recipientSql } from '@od/bus';
-import type { CredentialRecord } from '@od/contracts';
+import { type CredentialRecord, POLL_PAGE_MAX_BYTES } from '@od/contracts';
 import { type Pool, withTx } from '@od/db';
 
 const CREDENTIAL_COLUMNS = {
@@ -134,20 +134,39 @@ export async function upsertCredential(
 // THE hot path: one prepared statement; PostgreSQL concatenates the stored envelope texts into the
 // reply's JSON array, which travels untouched to the HTTP client. Reads only the partial index of
 // pending entries: its cost does not depend on acknowledged entries.
-const POLL_SQL = `SELECT COALESCE('[' || string_agg(e.envelope, ',' ORDER BY p.event_created_at, p.seq) || ']', '[]')
+// A page holds at most `limit` events AND at most $3 bytes (running sum of envelope bytes plus one
+// separator each, plus the brackets): the page stops early at the first event that would cross the
+// budget (the client polls again and gets the rest). The first event is always served: one envelope
+// is bounded by the input limits (courier fields, reasons) far below the budget.
+const POLL_SQL = `SELECT COALESCE('[' || string_agg(w.envelope, ',' ORDER BY w.event_created_at, w.seq) || ']', '[]')
 FROM (
-  SELECT seq, event_id, event_created_at FROM feed_entries
-  WHERE credential_id = $1 AND acked_at IS NULL
-  ORDER BY event_created_at, seq
-  LIMIT $2
-) p JOIN events e ON e.event_id = p.event_id`;
+  SELECT e.envelope, p.event_created_at, p.seq,
+    row_number() OVER page AS n,
+    sum(octet_length(e.envelope) + 1) OVER page AS bytes
+  FROM (
+    SELECT seq, event_id, event_created_at FROM feed_entries
+    WHERE credential_id = $1 AND acked_at IS NULL
+    ORDER BY event_created_at, seq
+    LIMIT $2
+  ) p JOIN events e ON e.event_id = p.event_id
+  WINDOW page AS (ORDER BY p.event_created_at, p.seq)
+) w
+WHERE w.n = 1 OR w.bytes + 1 <= $3`;
 
-/** The credential's oldest pending envelopes as a JSON array text (`[]` when none). */
-export async function pollFeed(pool: Pool, clientId: string, limit: number): Promise<string> {
+/**
+ * The credential's oldest pending envelopes as a JSON array text (`[]` when none): at most `limit`
+ * events and at most `maxBytes` bytes (at least one event).
+ */
+export async function pollFeed(
+  pool: Pool,
+  clientId: string,
+  limit: number,
+  maxBytes = POLL_PAGE_MAX_BYTES,
+): Promise<string> {
   const r = await pool.query<[string]>({
     name: 'feed_poll',
     text: POLL_SQL,
-    values: [clientId, limit],
+    values: [clientId, limit, maxBytes],
     rowMode: 'array',
   });
   return r.rows[0][0];

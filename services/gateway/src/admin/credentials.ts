@@ -13,9 +13,10 @@ import { awaitCredentialRevision, serveCredentialSync } from '../auth/credential
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { rpcCall } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
+import { adminIdParam } from './params.ts';
 
-const merchantParams = z.object({ merchantId: z.string() });
-const clientParams = z.object({ clientId: z.string() });
+const merchantParams = z.object({ merchantId: adminIdParam });
+const clientParams = z.object({ clientId: adminIdParam });
 
 /**
  * Calls an auth credential op. Non-2xx replies (admin error bodies) are forwarded untouched; on

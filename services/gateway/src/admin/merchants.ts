@@ -1,16 +1,26 @@
-import { CATALOG_OPS, merchantCreateSchema, merchantPatchSchema } from '@od/contracts';
+import {
+  BYTES,
+  CATALOG_OPS,
+  menuInputSchema,
+  merchantCreateSchema,
+  merchantPatchSchema,
+} from '@od/contracts';
+import { errors } from '@od/errors';
 import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
+import { sendError } from '../http/errors.ts';
+import { adminIdParam } from './params.ts';
 
-// Any string: the service answers 404 not_found for an id that is not a GUID (admin error form).
-const params = z.object({ merchantId: z.string() });
+// Any id up to TEXT.id: the service answers 404 not_found for an id that is not a GUID (admin form).
+const params = z.object({ merchantId: adminIdParam });
 
 /**
  * Admin routes served by the catalog service: create, read and edit stores, replace a store's
- * menu. Merchant bodies are validated here (400 validation_error); the menu body (a menu object or
- * an array holding one) is validated by the service, which checks references and answers the same
- * 400 form.
+ * menu. Bodies are checked here against the contract's schemas (400 validation_error) and again by
+ * the service. The menu body (a menu object, or an array holding exactly one) is limited in bytes
+ * (BYTES.menuBody, 413) and by the size of the menu it renders (BYTES.servedMenu, 400): the menu
+ * as served must fit in one bus message.
  */
 export const merchantAdminRoutes: RouteModule = (app, ctx) => {
   app.post('/admin/v1/merchants', { schema: { body: merchantCreateSchema } }, (request, reply) =>
@@ -25,7 +35,24 @@ export const merchantAdminRoutes: RouteModule = (app, ctx) => {
     (request, reply) =>
       forward(ctx, request, reply, CATALOG_OPS.adminPatch, { params: request.params, body: request.body }),
   );
-  app.put('/admin/v1/merchants/:merchantId/menu', { schema: { params } }, (request, reply) =>
-    forward(ctx, request, reply, CATALOG_OPS.adminPutMenu, { params: request.params, body: request.body }),
+  app.put(
+    '/admin/v1/merchants/:merchantId/menu',
+    {
+      bodyLimit: BYTES.menuBody,
+      schema: { params, body: menuInputSchema },
+      // the public form (an array holding the menu) is accepted too: unwrapped before validation
+      preValidation: async (request, reply) => {
+        const body = request.body;
+        if (!Array.isArray(body)) return;
+        if (body.length !== 1)
+          return sendError(
+            reply,
+            errors.adminValidation('O cardápio é um só: envie um menu ou um array com exatamente um menu.'),
+          );
+        request.body = body[0];
+      },
+    },
+    (request, reply) =>
+      forward(ctx, request, reply, CATALOG_OPS.adminPutMenu, { params: request.params, body: request.body }),
   );
 };

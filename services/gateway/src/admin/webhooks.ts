@@ -1,16 +1,18 @@
-import { WEBHOOK_OPS } from '@od/contracts';
+import { TEXT, text, WEBHOOK_OPS } from '@od/contracts';
 import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
+import { adminIdParam } from './params.ts';
 
 // ids are checked by the webhook service (unknown or malformed = 404), not here
-const clientParams = z.object({ clientId: z.string() });
-const eventParams = z.object({ clientId: z.string(), eventId: z.string() });
+const clientParams = z.object({ clientId: adminIdParam });
+const eventParams = z.object({ clientId: adminIdParam, eventId: adminIdParam });
+// values are checked by the service (400 validation_error); here only their length
 const pageQuery = z.object({
-  limit: z.string().optional(),
-  cursor: z.string().optional(),
+  limit: text(TEXT.query).optional(),
+  cursor: text(TEXT.query).optional(),
 });
-const deliveriesQuery = pageQuery.extend({ status: z.string().optional() });
+const deliveriesQuery = pageQuery.extend({ status: text(TEXT.query).optional() });
 
 /**
  * Admin routes served by the webhook service: attempt log, deliveries, URL health, resend, clear

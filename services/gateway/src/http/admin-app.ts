@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { BYTES } from '@od/contracts';
 import { errors } from '@od/errors';
 import { adminRoutes } from '../admin/mod.ts';
 import type { GatewayContext, ZodApp } from '../context.ts';
@@ -7,7 +8,7 @@ import { baseApp } from './public-app.ts';
 
 /** The admin listener (never public): every route requires `Authorization: Bearer <ADMIN_TOKEN>`. */
 export async function buildAdminApp(ctx: GatewayContext): Promise<ZodApp> {
-  const app = baseApp(ctx, 'admin', 1024 * 1024);
+  const app = baseApp(ctx, 'admin', BYTES.adminBody);
   const expected = Buffer.from(`Bearer ${ctx.config.ADMIN_TOKEN}`);
   app.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), family: 'admin' };

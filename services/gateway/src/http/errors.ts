@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-function familyOf(request: FastifyRequest): RouteFamily {
+export function familyOf(request: FastifyRequest): RouteFamily {
   return request.routeOptions.config?.family ?? 'business';
 }
 
@@ -42,6 +42,14 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
       if (status < 500) return sendError(reply, errors.tokenInvalidRequest('Corpo da requisição ilegível.'));
     }
     if (family === 'admin') {
+      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return sendError(
+          reply,
+          errors.admin(413, 'payload_too_large', 'O corpo da requisição é grande demais.'),
+        );
+      // a path parameter out of its shape (too long, not an id) names no resource
+      if (hasZodFastifySchemaValidationErrors(err) && err.validationContext === 'params')
+        return sendError(reply, errors.adminNotFound('Recurso'));
       if (hasZodFastifySchemaValidationErrors(err)) {
         return sendError(
           reply,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyJwt from '@fastify/jwt';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { BYTES } from '@od/contracts';
 import { errors } from '@od/errors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
@@ -12,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { GatewayContext, ZodApp } from '../context.ts';
 import { publicRoutes } from '../routes/mod.ts';
+import { refuseControlCharacters } from './control-chars.ts';
 import { registerCors } from './cors.ts';
 import { installErrorHandling, sendError } from './errors.ts';
 
@@ -74,12 +76,13 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app as unknown as FastifyInstance, listener);
+  refuseControlCharacters(app as unknown as FastifyInstance);
   return app as unknown as ZodApp;
 }
 
 /** The public listener: SPEC routes, OpenAPI document and docs page. */
 export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
-  const app = baseApp(ctx, 'public', 64 * 1024);
+  const app = baseApp(ctx, 'public', BYTES.publicBody);
   await registerCors(app as unknown as FastifyInstance, ctx);
   // business bodies are JSON only (64 KB): text/plain is 415, not a string handed to validation
   app.removeContentTypeParser('text/plain');

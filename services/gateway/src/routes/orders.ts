@@ -1,12 +1,21 @@
 import type { RpcReply } from '@od/bus';
-import { GUID_PATTERN, ORDER_ACTIONS, ORDER_OPS, type OrderAction } from '@od/contracts';
-import { errors } from '@od/errors';
+import {
+  CONTROL_CHARACTER_MESSAGE,
+  cancellationBodySchema,
+  GUID_PATTERN,
+  MAX_CANCELLATION_REASON,
+  ORDER_ACTIONS,
+  ORDER_OPS,
+  type OrderAction,
+} from '@od/contracts';
+import { errors, fieldErrorsFromIssues, type HttpError } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
+import { findControlCharacter } from '../http/control-chars.ts';
 import { sendError } from '../http/errors.ts';
 
 const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
@@ -30,6 +39,24 @@ export function unavailableReply(traceId: string): RpcReply {
 }
 
 /**
+ * The limits of a cancellation body, checked before the order is touched: `reason` over 500
+ * characters is SPEC's 400 invalid_cancellation_reason; any other problem (control characters,
+ * `code` too long, a body that is not an object) a ValidationProblemDetails.
+ */
+function cancellationBodyError(body: unknown, traceId: string): HttpError | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return errors.validation({ $: ['O corpo deve ser um objeto JSON.'] }, traceId);
+  const reason = (body as { reason?: unknown }).reason;
+  if (typeof reason === 'string' && reason.length > MAX_CANCELLATION_REASON)
+    return errors.invalidCancellationReason();
+  const path = findControlCharacter(body);
+  if (path)
+    return errors.validation(fieldErrorsFromIssues([{ path, message: CONTROL_CHARACTER_MESSAGE }]), traceId);
+  const r = cancellationBodySchema.safeParse(body);
+  return r.success ? undefined : errors.validation(fieldErrorsFromIssues(r.error.issues), traceId);
+}
+
+/**
  * Runs one lifecycle action through Idempotency-Key (per credential) and the orders service.
  * Only requestCancellation reads its body (`{ reason?, code? }`); other actions ignore any body.
  */
@@ -46,6 +73,8 @@ async function action(ctx: GatewayContext, request: FastifyRequest, reply: Fasti
       } catch {
         return sendError(reply, errors.validation({ $: ['O corpo não é um JSON válido.'] }, request.id));
       }
+      const refused = cancellationBodyError(body, request.id);
+      if (refused) return sendError(reply, refused);
       canonical = canonicalJson(body);
     }
   }
@@ -89,10 +118,16 @@ export const orderRoutes: RouteModule = (app, ctx) => {
             summary: `Order action ${name}`,
             description:
               name === 'requestCancellation'
-                ? 'Optional JSON body { reason?: string (max 500), code?: string (ignored) }. Immediate cancellation.'
-                : 'No body. Optional Idempotency-Key header.',
+                ? `Optional JSON body { reason?: string (max ${MAX_CANCELLATION_REASON}; longer answers 400 invalid_cancellation_reason), code?: string (max 100, ignored) }, no control characters. Immediate cancellation. Body max 64 KiB.`
+                : 'No body (any body is ignored; max 64 KiB). Optional Idempotency-Key header (max 128 characters).',
             security: [{ bearer: [] }],
+            // documents the cancellation body; it is read and checked by `action` (raw text body)
+            ...(name === 'requestCancellation' ? { body: cancellationBodySchema } : {}),
           },
+          validatorCompiler: (route) =>
+            route.httpPart === 'body'
+              ? (data: unknown) => ({ value: data })
+              : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
           onRequest: bearer(ctx, 'orders:write'),
         },
         (request, reply) => action(ctx, request, reply, name),
