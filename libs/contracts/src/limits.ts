@@ -53,7 +53,7 @@ export const COUNT = {
   /** options of one order item */
   itemOptions: 30,
   /** options of one order, all items together */
-  orderOptions: 300,
+  orderOptions: 200,
   orderFees: 20,
   orderDiscounts: 20,
   sponsorships: 10,

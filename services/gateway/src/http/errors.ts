@@ -53,7 +53,10 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
       if (hasZodFastifySchemaValidationErrors(err)) {
         return sendError(
           reply,
-          errors.adminValidation('Requisição inválida.', fieldErrorsFromIssues(err.validation.map(toIssue))),
+          errors.adminValidation(
+            'Requisição inválida.',
+            fieldErrorsFromIssues(err.validation.flatMap(toIssues)),
+          ),
         );
       }
       if (status < 500) return sendError(reply, errors.admin(status, 'bad_request', err.message));
@@ -63,7 +66,7 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
       if (err.validationContext === 'params') return sendError(reply, errors.notFound(request.id));
       return sendError(
         reply,
-        errors.validation(fieldErrorsFromIssues(err.validation.map(toIssue)), request.id),
+        errors.validation(fieldErrorsFromIssues(err.validation.flatMap(toIssues)), request.id),
       );
     }
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, errors.payloadTooLarge(request.id));
@@ -77,14 +80,29 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
   });
 }
 
-function toIssue(v: { instancePath?: string; message?: string; params?: unknown }) {
-  const issue = (v.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined)?.issue;
+type ZodIssueLike = { path?: PropertyKey[]; message?: string; code?: string; errors?: ZodIssueLike[][] };
+
+/**
+ * A union none of whose branches matched (e.g. an order item given by reference or in full) says
+ * only "Invalid input": report the issues of the branch that came closest (fewest issues) instead,
+ * so the client learns which field broke which limit.
+ */
+function expandUnion(issue: ZodIssueLike, base: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  const path = [...base, ...(issue.path ?? [])];
+  if (issue.code === 'invalid_union' && issue.errors?.length) {
+    const closest = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+    if (closest.length > 0) return closest.flatMap((i) => expandUnion(i, path));
+  }
+  return [{ path, message: issue.message ?? 'invalid' }];
+}
+
+/** fastify-type-provider-zod's error entry: `keyword` = zod code, `params` = the rest of the issue. */
+function toIssues(v: { keyword?: string; instancePath?: string; message?: string; params?: unknown }) {
   // instancePath carries array indexes as strings: numeric segments become indexes ("[0].id")
-  const path =
-    issue?.path ??
-    (v.instancePath ?? '')
-      .split('/')
-      .filter(Boolean)
-      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-  return { path, message: issue?.message ?? v.message ?? 'invalid' };
+  const path = (v.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const errors = (v.params as { errors?: ZodIssueLike[][] } | undefined)?.errors;
+  return expandUnion({ path, code: v.keyword, errors, message: v.message }, []);
 }
