@@ -5,6 +5,7 @@ import { names } from '@od/contracts';
 import { createLogger } from '@od/logger';
 import { runMain, type ServiceHandle, type StartOptions } from '@od/runtime';
 import { Redis } from 'ioredis';
+import { serveCredentialSync } from './auth/credentials-sync.ts';
 import type { GatewayContext } from './context.ts';
 import { buildAdminApp } from './http/admin-app.ts';
 import { buildPublicApp } from './http/public-app.ts';
@@ -51,6 +52,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     limiter: createLimiter(redis, config.NATS_PREFIX, config.RATE_LIMIT_ENABLED, log),
     idempotency: createIdempotency(redis, config.NATS_PREFIX, { log }),
   };
+  serveCredentialSync(ctx);
   const pub = await buildPublicApp(ctx);
   const admin = await buildAdminApp(ctx);
   await pub.listen({ host: config.HOST, port: config.PORT });

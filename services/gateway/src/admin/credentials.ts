@@ -9,7 +9,7 @@ import {
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { awaitCredentialRevision, serveCredentialSync } from '../auth/credentials-sync.ts';
+import { awaitCredentialRevision } from '../auth/credentials-sync.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { rpcCall } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
@@ -50,8 +50,6 @@ const view = (c: CredentialRecord) => ({ ...c });
 
 /** Admin API: credentials of a store (served by auth). Secrets only in the create/save/rotate answers. */
 export const credentialAdminRoutes: RouteModule = (app, ctx) => {
-  serveCredentialSync(ctx);
-
   app.post(
     '/admin/v1/merchants/:merchantId/credentials',
     { schema: { params: merchantParams, body: createCredentialBodySchema } },

@@ -9,7 +9,7 @@ import type { GatewayContext } from '../context.ts';
 const subject = (ctx: GatewayContext) => `${ctx.config.NATS_PREFIX}.gateway.credentials.sync`;
 const enc = new TextEncoder();
 
-/** Every gateway answers sync requests (called once per gateway, when its admin routes register). */
+/** Every gateway answers sync requests (called once per gateway, at start). */
 export function serveCredentialSync(ctx: GatewayContext): void {
   ctx.nc.subscribe(subject(ctx), {
     callback: (err, msg) => {

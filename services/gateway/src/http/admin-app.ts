@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BYTES } from '@od/contracts';
 import { errors } from '@od/errors';
+import type { FastifyInstance } from 'fastify';
 import { adminRoutes } from '../admin/mod.ts';
 import type { GatewayContext, ZodApp } from '../context.ts';
 import { sendError } from './errors.ts';
+import { registerOpenApi } from './openapi.ts';
 import { baseApp } from './public-app.ts';
 
 /** The admin listener (never public): every route requires `Authorization: Bearer <ADMIN_TOKEN>`. */
@@ -19,6 +21,13 @@ export async function buildAdminApp(ctx: GatewayContext): Promise<ZodApp> {
       return sendError(reply, errors.adminUnauthorized());
     }
   });
+  await registerOpenApi(
+    app as unknown as FastifyInstance,
+    'admin',
+    `http://localhost:${ctx.config.ADMIN_PORT}`,
+  );
+  // the Admin API's own document (behind the admin token like every admin route)
+  app.get('/admin/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   for (const register of adminRoutes) register(app, ctx);
   return app;
 }

@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fastifyJwt from '@fastify/jwt';
-import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { BYTES } from '@od/contracts';
 import { errors } from '@od/errors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { GatewayContext, ZodApp } from '../context.ts';
 import { publicRoutes } from '../routes/mod.ts';
 import { refuseControlCharacters } from './control-chars.ts';
 import { registerCors } from './cors.ts';
 import { installErrorHandling, sendError } from './errors.ts';
+import { registerOpenApi } from './openapi.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 
@@ -90,23 +85,7 @@ export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
     secret: ctx.config.JWT_SECRET,
     verify: { algorithms: ['HS256'] },
   });
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Open Delivery Order and Merchant API',
-        version: '1.4.0',
-        description: 'Open Delivery 1.4.0 (Order and Merchant modules) with the extensions of this service.',
-      },
-      servers: [{ url: ctx.config.PUBLIC_BASE_URL }],
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await registerOpenApi(app as unknown as FastifyInstance, 'public', ctx.config.PUBLIC_BASE_URL);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   for (const register of publicRoutes) register(app, ctx);
   return app;

@@ -1,9 +1,12 @@
 import {
+  ACK_MAX_ENTRIES,
   ackBodySchema,
   ackResponseSchema,
+  BYTES,
   eventEnvelopeSchema,
   FEED_OPS,
   POLL_LIMIT_DEFAULT,
+  POLL_PAGE_MAX_BYTES,
   pollQuerySchema,
 } from '@od/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -41,7 +44,8 @@ export const eventRoutes: RouteModule = (app, ctx) => {
       : 'Pending events of the credential, oldest first (scope orders:read)',
     description:
       'Unacknowledged events come back on every call (at-least-once): deduplicate by eventId. ' +
-      'An empty array means no pending events (never 204).',
+      'An empty array means no pending events (never 204). A page holds at most `limit` events and ' +
+      `at most ${POLL_PAGE_MAX_BYTES / 1024} KiB of JSON: a page may stop early, poll again for the rest.`,
     ...(deprecated ? { deprecated: true } : {}),
     security: [{ bearer: [] }],
     querystring: pollQuerySchema,
@@ -59,7 +63,8 @@ export const eventRoutes: RouteModule = (app, ctx) => {
         summary: 'Acknowledge events of the credential (scope orders:read)',
         description:
           '`acknowledged` counts the entries this call moved to acknowledged; unknown or repeated ids are harmless. ' +
-          'Acknowledged events are deleted after 30 days.',
+          `Acknowledged events are deleted after 30 days. At most ${ACK_MAX_ENTRIES} entries; body max ` +
+          `${BYTES.publicBody / 1024} KiB.`,
         security: [{ bearer: [] }],
         body: ackBodySchema,
         response: { 202: ackResponseSchema, 400: validationProblem, 403: businessError },
