@@ -122,7 +122,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
                 : 'No body (any body is ignored; max 64 KiB). Optional Idempotency-Key header (max 128 characters).',
             security: [{ bearer: [] }],
             // documents the cancellation body; it is read and checked by `action` (raw text body)
-            ...(name === 'requestCancellation' ? { body: cancellationBodySchema } : {}),
+            ...(name === 'requestCancellation' ? { body: cancellationBodySchema.optional() } : {}),
           },
           validatorCompiler: (route) =>
             route.httpPart === 'body'
