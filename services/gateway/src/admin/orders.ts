@@ -80,7 +80,8 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
     app.post(`/admin/v1/orders/:orderId/${name}`, { schema }, (request, reply) =>
       forward(ctx, request, reply, ORDER_OPS.adminAction, {
         params: { orderId: (request.params as P).orderId, action: name },
-        body: request.body,
+        // only requestCancellation reads a body; any other is not forwarded
+        body: name === 'requestCancellation' ? request.body : undefined,
       }),
     );
   }
