@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -41,5 +42,20 @@ describe('gateway listeners', () => {
     expect((await doc.json()).openapi).toBe('3.1.0');
     const page = await stack.api('/docs/');
     expect(page.status).toBe(200);
+  });
+
+  it('a request node cannot parse answers 400; to a HEAD request without a body', async () => {
+    const url = new URL(stack.gateway.publicUrl);
+    for (const method of ['HEAD', 'GET']) {
+      const status = await new Promise<number | string>((resolve) => {
+        const req = request({ host: url.hostname, port: url.port, method, path: '/v1/merchant/ç' }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', (e) => resolve(e.message));
+        req.end();
+      });
+      expect(status, method).toBe(400);
+    }
   });
 });

@@ -46,6 +46,9 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
     // requests node's HTTP parser refuses (bytes not allowed in a path, oversized headers...)
     clientErrorHandler: (err: Error & { code?: string }, socket) => {
       if (!socket.writable) return socket.destroy();
+      // a HEAD answer has no body (the client would read it as a second, broken response)
+      const raw = (err as { rawPacket?: unknown }).rawPacket;
+      const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
       const status =
         err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify({
@@ -61,7 +64,7 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
       });
       socket.end(
         `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
-          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
       );
     },
   }).withTypeProvider<ZodTypeProvider>();

@@ -65,6 +65,7 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
         // paused/revoked credential presenting its correct secret, is refused without counting; a
         // correct secret is still accepted while the wrong ones are blocked
         const why = r.headers[TOKEN_REFUSAL_HEADER];
+        // (no header: an auth replica older than the rule; it counts, as it used to)
         const counts = why !== 'unknown_client' && why !== 'inactive';
         const d = counts ? await ctx.limiter.authFailure(parsed.clientId) : undefined;
         if (d && !d.allowed) {
