@@ -1,7 +1,6 @@
 import { BYTES, COUNT, TEXT } from '@od/contracts';
-import { requestToken, startStack, type TestStack } from '@od/testing';
+import { createMerchant, createOrder, requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 /**
  * Issue 9: every input is bounded at the gateway and control characters PostgreSQL or a client

@@ -1,8 +1,15 @@
 import { COURIER_EVENT_TYPES, POLL_LIMIT_MAX, POLL_PAGE_MAX_BYTES, TEXT } from '@od/contracts';
-import { requestToken, startStack, type TestStack } from '@od/testing';
+import {
+  ack,
+  bearerOf,
+  createMerchant,
+  createOrder,
+  eventually,
+  requestToken,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder } from '../../../orders/src/test-helpers.ts';
-import { ack, bearerOf, eventually } from '../test-helpers.ts';
 
 /**
  * Issue 9: 200 courier updates with long strings on one order made the next polling page larger
