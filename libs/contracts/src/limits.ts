@@ -105,4 +105,5 @@ export const text = (max: number, message = `texto com mais de ${max} caracteres
     .refine((s) => !CONTROL_CHARACTERS.test(s), CONTROL_CHARACTER_MESSAGE);
 
 /** UTF-8 bytes of a value's JSON text. */
-export const jsonBytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v) ?? '');
+const utf8 = new TextEncoder();
+export const jsonBytes = (v: unknown): number => utf8.encode(JSON.stringify(v) ?? '').length;

@@ -48,30 +48,22 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
         body: request.body,
       }),
   );
-  app.post('/admin/v1/orders/:orderId/payment', { schema: { params: orderParams } }, (request, reply) =>
-    forward(ctx, request, reply, ORDER_OPS.adminPayment, {
-      params: { orderId: request.params.orderId },
-      body: request.body,
-    }),
-  );
-  app.post(
-    '/admin/v1/orders/:orderId/cancel',
-    { schema: { params: orderParams, body: cancelSchema } },
-    (request, reply) =>
-      forward(ctx, request, reply, ORDER_OPS.adminCancel, {
-        params: { orderId: request.params.orderId },
-        body: request.body,
-      }),
-  );
-  app.post(
-    '/admin/v1/orders/:orderId/courier',
-    { schema: { params: orderParams, body: courierUpdateSchema } },
-    (request, reply) =>
-      forward(ctx, request, reply, ORDER_OPS.adminCourier, {
-        params: { orderId: request.params.orderId },
-        body: request.body,
-      }),
-  );
+  const withBody = [
+    ['payment', ORDER_OPS.adminPayment, undefined],
+    ['cancel', ORDER_OPS.adminCancel, cancelSchema],
+    ['courier', ORDER_OPS.adminCourier, courierUpdateSchema],
+  ] as const;
+  for (const [path, op, body] of withBody) {
+    app.post(
+      `/admin/v1/orders/:orderId/${path}`,
+      { schema: { params: orderParams, ...(body ? { body } : {}) } },
+      (request, reply) =>
+        forward(ctx, request, reply, op, {
+          params: { orderId: (request.params as P).orderId },
+          body: request.body,
+        }),
+    );
+  }
   for (const name of ORDER_ACTIONS) {
     const schema = {
       params: orderParams,
