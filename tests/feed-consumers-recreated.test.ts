@@ -84,15 +84,18 @@ describe('durable consumers deleted and recreated: nothing resurrected, nothing 
     await stack.startService('webhook');
 
     // the new event arrives; the acknowledged one does not come back; the old one never appears
+    // (generous waits: both services restart and recreate their consumers; the suite runs in parallel)
     const after = await eventually(
       () => poll(stack, c.token),
       (v) => v.some((e) => e.eventId === fresh.eventId),
+      45_000,
     );
     expect(after.map((e) => e.eventId)).toEqual([fresh.eventId]);
     expect(
       await eventually(
         () => deliveries(fresh.eventId),
         (x) => x === 1,
+        45_000,
       ),
     ).toBe(1);
     expect(await deliveries(seen.eventId)).toBe(1);
