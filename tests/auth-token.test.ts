@@ -122,6 +122,22 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
     expect(await res.json()).toEqual({ error: 'invalid_client' });
   });
 
+  it('401 invalid_client to Basic authentication carries WWW-Authenticate: Basic (RFC 6749 5.2); not to the body', async () => {
+    const viaBasic = await post('/oauth/token', {
+      headers: { ...FORM, authorization: basic(cred.clientId, 'wrong-secret') },
+      body: form({ grant_type: 'client_credentials' }),
+    });
+    expect(viaBasic.status).toBe(401);
+    expect(viaBasic.headers.get('www-authenticate')).toMatch(/^Basic realm="opendelivery"/);
+    expect(await viaBasic.json()).toEqual({ error: 'invalid_client' });
+    const viaBody = await post('/oauth/token', {
+      headers: FORM,
+      body: form({ ...good(), client_secret: 'wrong-secret' }),
+    });
+    expect(viaBody.status).toBe(401);
+    expect(viaBody.headers.get('www-authenticate')).toBeNull();
+  });
+
   it('400 invalid_request: missing grant_type, client_id or client_secret', async () => {
     const { grant_type: _g, ...noGrant } = good();
     const { client_id: _i, ...noId } = good();
