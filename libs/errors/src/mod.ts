@@ -60,6 +60,14 @@ export const errors = {
     body: { error: 'invalid_client' },
     headers: { 'WWW-Authenticate': BASIC_REALM },
   }),
+  /** auth's bounded token work is full: answered at once, the client retries in a second */
+  tokenBusy: () =>
+    oauth(
+      503,
+      'temporarily_unavailable',
+      'Muitas requisições de token em andamento. Tente novamente em 1 segundo.',
+      { 'Retry-After': '1' },
+    ),
   tokenBodyTooLarge: () => oauth(413, 'invalid_request', 'O corpo da requisição excede 4096 bytes.'),
   tokenUnsupportedMediaType: () =>
     oauth(

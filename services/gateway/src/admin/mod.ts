@@ -5,6 +5,7 @@ import { healthRoutes } from './health.ts';
 import { merchantAdminRoutes } from './merchants.ts';
 import { orderAdminRoutes } from './orders.ts';
 import { userAdminRoutes } from './users.ts';
+import { secretsAdminRoutes } from './secrets.ts';
 import { webhookAdminRoutes } from './webhooks.ts';
 
 /** Every admin route family; one file each. */
@@ -16,4 +17,5 @@ export const adminRoutes: RouteModule[] = [
   feedAdminRoutes,
   webhookAdminRoutes,
   userAdminRoutes,
+  secretsAdminRoutes,
 ];
