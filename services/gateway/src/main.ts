@@ -27,7 +27,7 @@ export interface GatewayHandle extends ServiceHandle {
 export async function start(config: Config, opts: StartOptions = {}): Promise<GatewayHandle> {
   const log = opts.log ?? createLogger('gateway', config.LOG_LEVEL);
   const n = names(config.NATS_PREFIX);
-  const nc = await connectBus(config.NATS_URL, 'gateway', log);
+  const nc = await connectBus(config, 'gateway', log);
   // Redis down: commands fail at once (no offline queue); hung: after REDIS_COMMAND_TIMEOUT_MS.
   // The limiter then fails open, a keyed action answers 503 (see limits/, idempotency/).
   const redis = new Redis(config.REDIS_URL, {
