@@ -6,6 +6,8 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { BUS_IDENTITIES, type BusIdentity, busConnectionOptions, natsServerConfig } from '@od/bus';
 import { names } from '@od/contracts';
 import {
+  createMerchant,
+  freePort,
   type HttpsReceiver,
   requestToken,
   startHttpsReceiver,
@@ -14,9 +16,8 @@ import {
   uniquePrefix,
 } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findNatsServer, freePort, type RunningNats, startNatsServer } from '../scripts/lib/nats-server.ts';
+import { findNatsServer, type RunningNats, startNatsServer } from '../scripts/lib/nats-server.ts';
 import { STALE_AFTER_MS } from '../services/gateway/src/auth/credentials-sync.ts';
-import { createMerchant } from '../services/orders/src/test-helpers.ts';
 
 /**
  * The secured bus: a second nats-server (its own port and JetStream directory) with the generated

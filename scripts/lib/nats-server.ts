@@ -2,7 +2,6 @@
 // written to `dir` (mode 0600: it may hold passwords), JetStream under `dir`, ready when it says so.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 /** nats-server from NATS_SERVER_BIN, PATH, or the Debian location; undefined when none. */
@@ -22,15 +21,6 @@ export function findNatsServer(env = process.env): string | undefined {
   }
   return undefined;
 }
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 
 export interface RunningNats {
   url: string;
