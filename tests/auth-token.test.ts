@@ -284,7 +284,7 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
     }
   });
 
-  it('the secret is stored only as a salted scrypt hash that never contains it', async () => {
+  it('the secret is stored only as a keyed HMAC-SHA256 hash that never contains it', async () => {
     const c = await pgClient(stack);
     try {
       const { rows } = await c.query('SELECT secret_hash FROM auth.credential WHERE client_id = $1', [
@@ -294,7 +294,7 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
       const hash = rows[0].secret_hash as string;
       expect(hash).not.toBe(cred.clientSecret);
       expect(hash.includes(cred.clientSecret)).toBe(false);
-      expect(hash).toMatch(/^scrypt\$/);
+      expect(hash).toMatch(/^hmac-sha256\$[A-Za-z0-9_-]{43}$/);
       const dump = await c.query('SELECT row_to_json(c)::text AS j FROM auth.credential c');
       for (const r of dump.rows) expect(r.j.includes(cred.clientSecret)).toBe(false);
     } finally {

@@ -55,6 +55,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       webhookSecrets: webhookSecrets(deps),
       rotateKey: secretsRotateKey(deps),
     });
+    await base.nc.flush(); // started = subscriptions known to the server (a request right after is served)
   } catch (e) {
     await db.$disconnect().catch(() => {});
     await base.close();

@@ -120,5 +120,5 @@ describe('webhook secrets at rest (AES-256-GCM with key id)', () => {
     await extra.stop();
     extra = await startAuth({ ...stack.config, SECRETS_KEYS: `k2:${K2}` });
     expect(await served(c.clientId)).toEqual([legacy]);
-  });
+  }, 90_000); // restarts auth twice: generous on a shared machine
 });
