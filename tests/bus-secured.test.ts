@@ -52,6 +52,7 @@ describe('secured bus: one NATS identity per service, nothing for anonymous clie
     server = await startServer();
     stack = await startStack({
       prefix,
+      panel: true,
       env: { NATS_URL: server.url, RATE_LIMIT_ENABLED: 'false', WEBHOOK_RETRY_SCALE: '0.1' },
       serviceEnv: Object.fromEntries(
         BUS_IDENTITIES.map((id) => [id, { NATS_USER: id, NATS_PASSWORD: passwords[id] }]),

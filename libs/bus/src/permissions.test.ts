@@ -31,7 +31,15 @@ describe('bus permissions', () => {
       prefix: 'od',
       listen: '127.0.0.1:4223',
       storeDir: '/tmp/x',
-      passwords: { auth: '$PW_AUTH', catalog: 'a"b', orders: 'x', feed: 'x', webhook: 'x', gateway: 'x' },
+      passwords: {
+        auth: '$PW_AUTH',
+        catalog: 'a"b',
+        orders: 'x',
+        feed: 'x',
+        webhook: 'x',
+        panel: 'x',
+        gateway: 'x',
+      },
     });
     expect(text).toContain('password: $PW_AUTH');
     expect(text).toContain('password: "a\\"b"');

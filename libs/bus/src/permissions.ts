@@ -14,15 +14,23 @@ import { INTERNAL_OPS, names, type ServiceName } from '@od/contracts';
  * - JetStream API: per stream (and per durable consumer) only what each identity uses.
  */
 export type BusIdentity = ServiceName | 'gateway';
-export const BUS_IDENTITIES: BusIdentity[] = ['auth', 'catalog', 'orders', 'feed', 'webhook', 'gateway'];
+export const BUS_IDENTITIES: BusIdentity[] = [
+  'auth',
+  'catalog',
+  'orders',
+  'feed',
+  'webhook',
+  'panel',
+  'gateway',
+];
 
 export interface Permissions {
   publish: { allow: string[]; deny?: string[] };
   subscribe: { allow: string[]; deny?: string[] };
 }
 
-/** durable consumer names on the order-event stream (services/feed consumer.ts, webhook intake.ts) */
-export const ORDER_EVENT_CONSUMERS = { feed: 'feed', webhook: 'webhook' } as const;
+/** durable consumer names on the order-event stream (feed consumer.ts, webhook intake.ts, panel live-orders.ts) */
+export const ORDER_EVENT_CONSUMERS = { feed: 'feed', webhook: 'webhook', panel: 'panel' } as const;
 
 export const inboxPrefix = (identity: string) => `_INBOX.${identity}`;
 
@@ -100,6 +108,13 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
         ...kvRead(credentials),
       ],
       [serve('webhook')],
+    ),
+    // the merchant panel's back end: a front door like the gateway (no internal op), plus its board
+    panel: base(
+      'panel',
+      [`${prefix}.rpc.*.>`, ...orderConsumer(ORDER_EVENT_CONSUMERS.panel)],
+      [serve('panel'), n.orderEventSubjects],
+      [`${prefix}.rpc.*.internal.>`],
     ),
     gateway: base(
       'gateway',

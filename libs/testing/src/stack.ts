@@ -68,14 +68,18 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     : {};
   const config = testConfig(db.url, prefix, { ...own, ...opts.env });
   const configOf = (key: ServiceKey | 'gateway' | 'panel') =>
-    opts.serviceEnv?.[key] ? testConfig(db.url, prefix, { ...own, ...opts.env, ...opts.serviceEnv[key] }) : config;
+    opts.serviceEnv?.[key]
+      ? testConfig(db.url, prefix, { ...own, ...opts.env, ...opts.serviceEnv[key] })
+      : config;
   const log = opts.log ?? createLogger('test', config.LOG_LEVEL);
   const services: Partial<Record<ServiceKey, ServiceHandle>> = {};
   const extra: ServiceHandle[] = [];
   for (const key of opts.services ?? (Object.keys(STARTERS) as ServiceKey[])) {
     services[key] = await STARTERS[key](configOf(key), { log: log.child({ service: key }) });
   }
-  const panel = opts.panel ? await startPanel(configOf('panel'), { log: log.child({ service: 'panel' }) }) : undefined;
+  const panel = opts.panel
+    ? await startPanel(configOf('panel'), { log: log.child({ service: 'panel' }) })
+    : undefined;
   const gateways: GatewayHandle[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++)
     gateways.push(await startGateway(configOf('gateway'), { log: log.child({ service: 'gateway' }) }));

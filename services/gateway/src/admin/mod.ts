@@ -4,8 +4,8 @@ import { feedAdminRoutes } from './feed.ts';
 import { healthRoutes } from './health.ts';
 import { merchantAdminRoutes } from './merchants.ts';
 import { orderAdminRoutes } from './orders.ts';
-import { userAdminRoutes } from './users.ts';
 import { secretsAdminRoutes } from './secrets.ts';
+import { userAdminRoutes } from './users.ts';
 import { webhookAdminRoutes } from './webhooks.ts';
 
 /** Every admin route family; one file each. */
