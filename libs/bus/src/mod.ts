@@ -2,6 +2,7 @@ export * from './caller.ts';
 export * from './connect.ts';
 export * from './credentials-view.ts';
 export * from './event-consumer.ts';
+export * from './gateway-barrier.ts';
 export * from './order-events.ts';
 export * from './permissions.ts';
 export * from './recipients.ts';

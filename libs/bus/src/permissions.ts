@@ -112,7 +112,13 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
     // the merchant panel's back end: a front door like the gateway (no internal op), plus its board
     panel: base(
       'panel',
-      [`${prefix}.rpc.*.>`, ...orderConsumer(ORDER_EVENT_CONSUMERS.panel)],
+      [
+        `${prefix}.rpc.*.>`,
+        ...orderConsumer(ORDER_EVENT_CONSUMERS.panel),
+        // the credential barrier (gateway-barrier.ts): read the registry, ask each replica
+        ...kvRead(n.gatewaysBucket),
+        n.gatewaySync('*'),
+      ],
       [serve('panel'), n.orderEventSubjects],
       [`${prefix}.rpc.*.internal.>`],
     ),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { CredentialsView } from '@od/bus';
+import { CONFIRM_TIMEOUT_MS, type CredentialsView, confirmAtGateways } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
 
@@ -20,8 +20,7 @@ import type { Logger } from '@od/logger';
 export const HEARTBEAT_MS = 2_000;
 export const REGISTRY_TTL_MS = 10_000;
 export const STALE_AFTER_MS = 5_000;
-/** how long one replica may take to confirm a revision */
-export const CONFIRM_TIMEOUT_MS = 2_500;
+export { CONFIRM_TIMEOUT_MS };
 
 const enc = new TextEncoder();
 
@@ -74,42 +73,10 @@ export async function joinGatewayRegistry(
 
   const staleness = () => Math.max(view.staleness(), Date.now() - lastBeat - HEARTBEAT_MS);
 
-  // a heartbeat landing during the listing can yield a key twice
-  const live = async (): Promise<string[]> => {
-    const ids = new Set<string>([id]);
-    for await (const k of await kv.keys()) ids.add(k);
-    return [...ids];
-  };
-
-  const askOne = async (replica: string, rev: number): Promise<boolean> => {
-    try {
-      const m = await nc.request(n.gatewaySync(replica), enc.encode(JSON.stringify({ rev })), {
-        timeout: CONFIRM_TIMEOUT_MS,
-      });
-      return (m.json() as { ok?: boolean }).ok === true;
-    } catch {
-      return false;
-    }
-  };
-
   return {
     id,
     staleness,
-    async confirm(rev) {
-      if (!(rev > 0)) return { unconfirmed: [] };
-      let replicas: string[];
-      try {
-        replicas = await live();
-      } catch (err) {
-        log.warn({ err: (err as Error).message }, 'gateway registry unreadable');
-        return { unconfirmed: ['registry'] };
-      }
-      const answers = await Promise.all(replicas.map(async (r) => [r, await askOne(r, rev)] as const));
-      const unconfirmed = answers.filter(([, ok]) => !ok).map(([r]) => r);
-      if (unconfirmed.length)
-        log.warn({ rev, unconfirmed }, 'gateway replicas did not confirm a credential change in time');
-      return { unconfirmed };
-    },
+    confirm: (rev) => confirmAtGateways(nc, n, rev, log, id),
     async stop() {
       clearInterval(timer);
       sub.unsubscribe();
