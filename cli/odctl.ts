@@ -9,6 +9,7 @@ import { registerEvents } from './commands/events.ts';
 import { registerHealth } from './commands/health.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerOrder } from './commands/order.ts';
+import { registerSecrets } from './commands/secrets.ts';
 import { registerStore } from './commands/store.ts';
 import { registerUser } from './commands/user.ts';
 import { registerWebhook } from './commands/webhook.ts';
@@ -35,6 +36,7 @@ export function buildProgram(io: Io): Command {
   registerEvents(program, ctx);
   registerWebhook(program, ctx);
   registerUser(program, ctx);
+  registerSecrets(program, ctx);
   registerDemo(program, ctx);
   registerKeys(program, ctx);
   // subcommands inherit exitOverride and output routing

@@ -122,6 +122,22 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
     expect(await res.json()).toEqual({ error: 'invalid_client' });
   });
 
+  it('401 invalid_client to Basic authentication carries WWW-Authenticate: Basic (RFC 6749 5.2); not to the body', async () => {
+    const viaBasic = await post('/oauth/token', {
+      headers: { ...FORM, authorization: basic(cred.clientId, 'wrong-secret') },
+      body: form({ grant_type: 'client_credentials' }),
+    });
+    expect(viaBasic.status).toBe(401);
+    expect(viaBasic.headers.get('www-authenticate')).toMatch(/^Basic realm="opendelivery"/);
+    expect(await viaBasic.json()).toEqual({ error: 'invalid_client' });
+    const viaBody = await post('/oauth/token', {
+      headers: FORM,
+      body: form({ ...good(), client_secret: 'wrong-secret' }),
+    });
+    expect(viaBody.status).toBe(401);
+    expect(viaBody.headers.get('www-authenticate')).toBeNull();
+  });
+
   it('400 invalid_request: missing grant_type, client_id or client_secret', async () => {
     const { grant_type: _g, ...noGrant } = good();
     const { client_id: _i, ...noId } = good();
@@ -268,7 +284,7 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
     }
   });
 
-  it('the secret is stored only as a salted scrypt hash that never contains it', async () => {
+  it('the secret is stored only as a keyed HMAC-SHA256 hash that never contains it', async () => {
     const c = await pgClient(stack);
     try {
       const { rows } = await c.query('SELECT secret_hash FROM auth.credential WHERE client_id = $1', [
@@ -278,7 +294,7 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
       const hash = rows[0].secret_hash as string;
       expect(hash).not.toBe(cred.clientSecret);
       expect(hash.includes(cred.clientSecret)).toBe(false);
-      expect(hash).toMatch(/^scrypt\$/);
+      expect(hash).toMatch(/^hmac-sha256\$[A-Za-z0-9_-]{43}$/);
       const dump = await c.query('SELECT row_to_json(c)::text AS j FROM auth.credential c');
       for (const r of dump.rows) expect(r.j.includes(cred.clientSecret)).toBe(false);
     } finally {

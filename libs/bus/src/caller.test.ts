@@ -48,7 +48,16 @@ describe('rpc keys from the environment', () => {
   });
 
   it('production refuses to start without real keys; development warns and derives them', () => {
-    const base = { NODE_ENV: 'production', ADMIN_TOKEN: 'a'.repeat(32), JWT_SECRET: 'b'.repeat(40) };
+    const base = {
+      NODE_ENV: 'production',
+      ADMIN_TOKEN: 'a'.repeat(32),
+      JWT_SECRET: 'b'.repeat(40),
+      // the other production keys and the bus identity (libs/config)
+      CLIENT_SECRET_KEY: 'c'.repeat(40),
+      SECRETS_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+      NATS_USER: 'gateway',
+      NATS_PASSWORD: 'p'.repeat(24),
+    };
     expect(() => loadConfig(base, () => {})).toThrow(/RPC_SIGNING_KEY, RPC_PUBLIC_KEYS/);
     const k = generateRpcKeyPair();
     expect(() =>

@@ -1,4 +1,5 @@
 import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { type CredentialRecord, credentialRecordSchema } from '@od/contracts';
 import type { Logger } from '@od/logger';
 
@@ -12,6 +13,11 @@ export interface CredentialsView {
   /** highest KV revision seen: lets a writer wait until this view includes its own write */
   revision(): number;
   waitForRevision(rev: number, timeoutMs?: number): Promise<boolean>;
+  /**
+   * For how long this view may have missed updates, in ms: 0 while connected and watching,
+   * the time since the connection dropped while disconnected, Infinity once the watch ended.
+   */
+  staleness(): number;
   ready: Promise<void>;
   stop(): void;
 }
@@ -20,6 +26,8 @@ export async function watchCredentials(
   kv: KV,
   log: Logger,
   onChange?: (rec: CredentialRecord) => void,
+  /** the connection under `kv`: its disconnections count as staleness */
+  nc?: NatsConnection,
 ): Promise<CredentialsView> {
   const byId = new Map<string, CredentialRecord>();
   let rev = 0;
@@ -31,7 +39,28 @@ export async function watchCredentials(
   });
   if (status.values === 0) markReady();
   const iter = await kv.watch();
+  let ended = false;
+  let stopped = false;
+  let disconnectedAt: number | undefined;
+  if (nc) {
+    void (async () => {
+      for await (const st of nc.status()) {
+        if (st.type === 'disconnect') disconnectedAt ??= Date.now();
+        else if (st.type === 'reconnect') disconnectedAt = undefined;
+      }
+    })();
+  }
   void (async () => {
+    try {
+      await consume();
+    } catch (err) {
+      log.error({ err }, 'credentials watch failed');
+    } finally {
+      ended = true;
+      if (!stopped) log.warn('credentials watch ended: this view is stale from now on');
+    }
+  })();
+  async function consume() {
     for await (const e of iter) {
       rev = Math.max(rev, e.revision);
       if (e.operation === 'PUT') {
@@ -53,7 +82,7 @@ export async function watchCredentials(
         }
       }
     }
-  })();
+  }
   return {
     get: (id) => byId.get(id),
     byMerchant: (m) => {
@@ -71,7 +100,11 @@ export async function watchCredentials(
               if (waiters.delete(w)) resolve(false);
             }, timeoutMs).unref();
           }),
+    staleness: () => (ended ? Number.POSITIVE_INFINITY : disconnectedAt ? Date.now() - disconnectedAt : 0),
     ready,
-    stop: () => iter.stop(),
+    stop: () => {
+      stopped = true;
+      iter.stop();
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { KeyringError, parseKeyring } from '@od/crypto';
 import { z } from 'zod';
 
 const bool = z
@@ -15,21 +16,42 @@ const duration = z
     return Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
   });
 
-const DEV_ADMIN_TOKEN = 'dev-admin-token';
-const DEV_JWT_SECRET = 'dev-jwt-secret-change-me-0123456789abcdef';
+/** Development defaults of the keys: used with a warning, refused in production and off loopback. */
+export const DEV_KEYS = {
+  ADMIN_TOKEN: 'dev-admin-token',
+  JWT_SECRET: 'dev-jwt-secret-change-me-0123456789abcdef',
+  CLIENT_SECRET_KEY: 'dev-client-secret-key-change-me-0123456789',
+  SECRETS_KEYS: `dev:${Buffer.alloc(32, 7).toString('base64')}`,
+} as const;
+type KeyName = keyof typeof DEV_KEYS;
+const KEY_NAMES = Object.keys(DEV_KEYS) as KeyName[];
+
+/** A value copied from docker-compose.yml or deploy/ templates, never a real key. */
+const PLACEHOLDER = /change-me|replace_me/i;
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** TLS: `?sslmode=verify-full&sslrootcert=/path/ca.pem` (and sslcert/sslkey) in the URL */
   DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/postgres'),
+  /** TLS: `rediss://` (CA from NODE_EXTRA_CA_CERTS) */
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** This process's own bus identity (deploy/nats): user and password ... */
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+  /** ... or a creds file (JWT + nkey seed) for operator-mode servers */
+  NATS_CREDS: z.string().min(1).optional(),
+  /** TLS to NATS (any of them turns TLS on): CA bundle, client certificate and key (file paths) */
+  NATS_TLS_CA: z.string().min(1).optional(),
+  NATS_TLS_CERT: z.string().min(1).optional(),
+  NATS_TLS_KEY: z.string().min(1).optional(),
   /** Namespaces NATS subjects, streams, KV buckets and Redis keys: lets test stacks share one server. */
   NATS_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9]*$/, 'lowercase letters and digits')
     .default('od'),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   ADMIN_TOKEN: z.string().min(16).optional(),
@@ -38,6 +60,12 @@ export const envSchema = z.object({
   PANEL_PUBLIC_URL: z.string().url().default('http://localhost:8082'),
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
   JWT_SECRET: z.string().min(32).optional(),
+  /** HMAC-SHA256 key of client-secret hashes (auth); changing it invalidates every client secret */
+  CLIENT_SECRET_KEY: z.string().min(32).optional(),
+  /** Encryption keys of secrets at rest: `id:<base64 of 32 bytes>,...` (libs/crypto) */
+  SECRETS_KEYS: z.string().min(1).optional(),
+  /** id of the key new values are encrypted with (default the first of SECRETS_KEYS) */
+  SECRETS_ACTIVE_KEY: z.string().optional(),
   CORS_ORIGIN: z.string().default('https://developers.example.com'),
   TRUST_PROXY: z.string().default(''),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
@@ -73,11 +101,45 @@ export const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
-export type Config = Omit<Env, 'ADMIN_TOKEN' | 'JWT_SECRET'> & { ADMIN_TOKEN: string; JWT_SECRET: string };
+export type Config = Omit<Env, KeyName> & Record<KeyName, string>;
 
 export class ConfigError extends Error {}
 
-/** Validates the environment once at start. Production refuses to start without its secrets. */
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;
+export const isLoopback = (host: string): boolean => LOOPBACK.test(host.replace(/^\[|\]$/g, ''));
+
+/** Keys and placeholders: what production demands, what development may default. */
+function checkKeys(env: Env, warn: (msg: string) => void): void {
+  // the bus signing keys have their development default in libs/bus (caller.ts), not here
+  const missing = [...KEY_NAMES, 'RPC_SIGNING_KEY' as const, 'RPC_PUBLIC_KEYS' as const].filter(
+    (k) => !env[k],
+  );
+  const busIdentity = Boolean((env.NATS_USER && env.NATS_PASSWORD) || env.NATS_CREDS);
+  if (env.NODE_ENV === 'production') {
+    const problems: string[] = [];
+    if (missing.length) problems.push(`missing required secrets in production: ${missing.join(', ')}`);
+    if (!busIdentity)
+      problems.push('production needs a NATS identity: NATS_USER and NATS_PASSWORD, or NATS_CREDS');
+    const placeholders = Object.entries(env)
+      .filter(([, v]) => typeof v === 'string' && PLACEHOLDER.test(v))
+      .map(([k]) => k);
+    if (placeholders.length)
+      problems.push(`placeholder values ("change-me") are not keys: replace ${placeholders.join(', ')}`);
+    if (problems.length) throw new ConfigError(problems.join('\n'));
+    return;
+  }
+  if (missing.length && !isLoopback(env.HOST)) {
+    throw new ConfigError(
+      `development defaults of ${missing.join(', ')} are refused on a non-loopback listener (HOST=${env.HOST}): set them, or HOST=127.0.0.1`,
+    );
+  }
+  for (const k of missing) warn(`config: ${k} not set, using an insecure development default`);
+}
+
+/**
+ * Validates the environment once at start. Production refuses to start without its keys or with a
+ * placeholder; development defaults them with a warning, on loopback listeners only.
+ */
 export function loadConfig(
   source: Record<string, string | undefined> = process.env,
   warn: (msg: string) => void = (m) => console.warn(m),
@@ -88,16 +150,21 @@ export function loadConfig(
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
-  const missing = (['ADMIN_TOKEN', 'JWT_SECRET', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'] as const).filter(
-    (k) => !env[k],
-  );
-  if (missing.length && env.NODE_ENV === 'production') {
-    throw new ConfigError(`missing required secrets in production: ${missing.join(', ')}`);
-  }
-  for (const k of missing) warn(`config: ${k} not set, using an insecure development default`);
-  return {
+  if (Boolean(env.NATS_USER) !== Boolean(env.NATS_PASSWORD))
+    throw new ConfigError('NATS_USER and NATS_PASSWORD go together');
+  checkKeys(env, warn);
+  const config: Config = {
     ...env,
-    ADMIN_TOKEN: env.ADMIN_TOKEN ?? DEV_ADMIN_TOKEN,
-    JWT_SECRET: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    ADMIN_TOKEN: env.ADMIN_TOKEN ?? DEV_KEYS.ADMIN_TOKEN,
+    JWT_SECRET: env.JWT_SECRET ?? DEV_KEYS.JWT_SECRET,
+    CLIENT_SECRET_KEY: env.CLIENT_SECRET_KEY ?? DEV_KEYS.CLIENT_SECRET_KEY,
+    SECRETS_KEYS: env.SECRETS_KEYS ?? DEV_KEYS.SECRETS_KEYS,
   };
+  try {
+    parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY);
+  } catch (e) {
+    if (e instanceof KeyringError) throw new ConfigError(`SECRETS_KEYS: ${e.message}`);
+    throw e;
+  }
+  return config;
 }

@@ -18,6 +18,10 @@ export function names(prefix: string) {
     outboxWake: `${prefix}.internal.outbox.wake`,
     /** core NATS broadcast by catalog replicas after a store or menu edit (payload: merchantId): cache invalidation */
     catalogChanged: `${prefix}.internal.catalog.changed`,
+    /** KV bucket of live gateway replicas: key = replica id, refreshed by heartbeats, expires when they stop */
+    gatewaysBucket: `${prefix}_gateways`,
+    /** core NATS subject where one gateway replica confirms it has seen a credentials revision */
+    gatewaySync: (replicaId: string) => `${prefix}.gateway.sync.${replicaId}`,
     /** Redis key prefix */
     redis: (key: string) => `${prefix}:${key}`,
   };

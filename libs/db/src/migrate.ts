@@ -51,7 +51,10 @@ export async function migrate(opts: MigrateOptions): Promise<string[]> {
   try {
     const ident = client.escapeIdentifier(opts.schema);
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${opts.schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident}`);
+    // a service role owning its schema (deploy/postgres/roles.sql) has no CREATE on the database:
+    // create the schema only when it is missing
+    const has = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [opts.schema]);
+    if (has.rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident}`);
     await client.query(`SET search_path TO ${ident}`);
     await client.query(BOOKKEEPING);
     const done = await client.query<{ migration_name: string; checksum: string }>(

@@ -43,6 +43,7 @@ const business = (
 });
 
 export const BEARER_REALM = 'Bearer realm="opendelivery"';
+export const BASIC_REALM = 'Basic realm="opendelivery", charset="UTF-8"';
 export const RETRY_AFTER = { 'Retry-After': '60' };
 
 export type FieldErrors = Record<string, string[]>;
@@ -53,6 +54,20 @@ export const errors = {
   unsupportedGrantType: () => oauth(400, 'unsupported_grant_type', 'grant_type deve ser client_credentials.'),
   /** Only `error`, no description: unknown client and wrong secret must be indistinguishable. */
   invalidClient: (): HttpError => ({ status: 401, body: { error: 'invalid_client' } }),
+  /** RFC 6749 §5.2: a client that authenticated with `Authorization: Basic` is told the scheme. */
+  invalidClientBasic: (): HttpError => ({
+    status: 401,
+    body: { error: 'invalid_client' },
+    headers: { 'WWW-Authenticate': BASIC_REALM },
+  }),
+  /** auth's bounded token work is full: answered at once, the client retries in a second */
+  tokenBusy: () =>
+    oauth(
+      503,
+      'temporarily_unavailable',
+      'Muitas requisições de token em andamento. Tente novamente em 1 segundo.',
+      { 'Retry-After': '1' },
+    ),
   tokenBodyTooLarge: () => oauth(413, 'invalid_request', 'O corpo da requisição excede 4096 bytes.'),
   tokenUnsupportedMediaType: () =>
     oauth(

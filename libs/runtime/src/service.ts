@@ -46,7 +46,7 @@ export async function startServiceBase(
   await migrate({ databaseUrl: config.DATABASE_URL, schema: name, dir: db.migrationsDir });
   const pool = createPool(config.DATABASE_URL, name, db.poolSize ?? 10);
   pool.on('error', (err) => log.error({ err }, 'pg pool error'));
-  const nc = await connectBus(config.NATS_URL, name, log);
+  const nc = await connectBus(config, name, log);
   const n = names(config.NATS_PREFIX);
   const keys = loadRpcKeys(name, config);
   const serveOpts = { queue: name, log, keys };

@@ -46,6 +46,10 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** also start the merchant panel service (its own listener, `stack.panel.url`) */
   panel?: boolean;
+  /** extra env of one service (or the gateways), over `env`: e.g. its own NATS identity */
+  serviceEnv?: Partial<Record<ServiceKey | 'gateway' | 'panel', Record<string, string>>>;
+  /** NATS/Redis prefix (default a unique one): lets a test configure a server for it first */
+  prefix?: string;
   /** logger for every service and gateway of the stack (e.g. one writing into memory) */
   log?: Logger;
   /** servers to use instead of the shared ones (fault tests run their own) */
@@ -58,21 +62,27 @@ export interface StackOptions {
  */
 export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const db = await freshDatabase(opts.infra);
-  const prefix = uniquePrefix();
+  const prefix = opts.prefix ?? uniquePrefix();
   const own: Record<string, string> = opts.infra
     ? { REDIS_URL: opts.infra.redisUrl, NATS_URL: opts.infra.natsUrl }
     : {};
   const config = testConfig(db.url, prefix, { ...own, ...opts.env });
+  const configOf = (key: ServiceKey | 'gateway' | 'panel') =>
+    opts.serviceEnv?.[key]
+      ? testConfig(db.url, prefix, { ...own, ...opts.env, ...opts.serviceEnv[key] })
+      : config;
   const log = opts.log ?? createLogger('test', config.LOG_LEVEL);
   const services: Partial<Record<ServiceKey, ServiceHandle>> = {};
   const extra: ServiceHandle[] = [];
   for (const key of opts.services ?? (Object.keys(STARTERS) as ServiceKey[])) {
-    services[key] = await STARTERS[key](config, { log: log.child({ service: key }) });
+    services[key] = await STARTERS[key](configOf(key), { log: log.child({ service: key }) });
   }
-  const panel = opts.panel ? await startPanel(config, { log: log.child({ service: 'panel' }) }) : undefined;
+  const panel = opts.panel
+    ? await startPanel(configOf('panel'), { log: log.child({ service: 'panel' }) })
+    : undefined;
   const gateways: GatewayHandle[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++)
-    gateways.push(await startGateway(config, { log: log.child({ service: 'gateway' }) }));
+    gateways.push(await startGateway(configOf('gateway'), { log: log.child({ service: 'gateway' }) }));
   const gateway = gateways[0];
   return {
     config,
@@ -93,7 +103,9 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       }),
     async startService(key) {
       const h =
-        key === 'gateway' ? await startGateway(config, { log }) : await STARTERS[key](config, { log });
+        key === 'gateway'
+          ? await startGateway(configOf('gateway'), { log })
+          : await STARTERS[key](configOf(key), { log });
       extra.push(h);
       return h;
     },

@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { RpcClient } from '@od/bus';
 import type { Config } from '@od/config';
 import type { Names } from '@od/contracts';
+import type { SecretBox } from '@od/crypto';
 import type { Logger } from '@od/logger';
 import type { Db } from './db/client.ts';
 
@@ -16,4 +17,6 @@ export interface AuthDeps {
   rpc: RpcClient;
   config: Config;
   log: Logger;
+  /** encrypts webhook secrets at rest (SECRETS_KEYS) */
+  box: SecretBox;
 }

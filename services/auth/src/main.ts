@@ -2,8 +2,10 @@ import path from 'node:path';
 import { openCredentialsKv } from '@od/bus';
 import type { Config } from '@od/config';
 import { RPC } from '@od/contracts';
+import { createSecretBox, parseKeyring } from '@od/crypto';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
+import { resealWebhookSecrets } from './db/secrets-at-rest.ts';
 import type { AuthDeps } from './deps.ts';
 import { warmSecrets } from './domain/secrets.ts';
 import { credentialsCreate } from './handlers/credentials-create.ts';
@@ -11,6 +13,7 @@ import { credentialsLifecycle } from './handlers/credentials-lifecycle.ts';
 import { credentialsByMerchant } from './handlers/credentials-list.ts';
 import { credentialsRotate } from './handlers/credentials-rotate.ts';
 import { credentialsUpdate } from './handlers/credentials-update.ts';
+import { secretsRotateKey } from './handlers/secrets-rotate-key.ts';
 import { tokenIssue } from './handlers/token-issue.ts';
 import { webhookSecrets } from './handlers/webhook-secrets.ts';
 import { republishAll } from './publish.ts';
@@ -22,7 +25,21 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const db = createDb(base.pool);
   try {
     const kv = await openCredentialsKv(base.nc, base.names);
-    const deps: AuthDeps = { db, kv, nc: base.nc, names: base.names, rpc: base.rpc, config, log: base.log };
+    const box = createSecretBox(parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY));
+    const deps: AuthDeps = {
+      db,
+      kv,
+      nc: base.nc,
+      names: base.names,
+      rpc: base.rpc,
+      config,
+      log: base.log,
+      box,
+    };
+    // completes the key_id migration: rows stored before encryption are sealed under the active key
+    const sealed = await resealWebhookSecrets(db, box, 'plaintext');
+    if (sealed.resealed || sealed.unreadable.length)
+      base.log.info(sealed, 'plaintext webhook secrets encrypted');
     await Promise.all([republishAll(db, kv, base.log), warmSecrets()]);
     const list = credentialsByMerchant(deps);
     base.serve(RPC.auth, {
@@ -36,7 +53,9 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       rotateWebhookSecret: credentialsRotate(deps),
       credentialsByMerchant: list,
       webhookSecrets: webhookSecrets(deps),
+      rotateKey: secretsRotateKey(deps),
     });
+    await base.nc.flush(); // started = subscriptions known to the server (a request right after is served)
   } catch (e) {
     await db.$disconnect().catch(() => {});
     await base.close();

@@ -12,6 +12,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import type { GatewayReplicas } from './auth/credentials-sync.ts';
 import type { Idempotency } from './idempotency/idempotency.ts';
 import type { Limiter } from './limits/limiter.ts';
 
@@ -24,6 +25,8 @@ export interface GatewayContext {
   rpc: RpcClient;
   redis: Redis;
   credentials: CredentialsView;
+  /** the registry of gateway replicas: cross-replica credential barrier and this view's staleness */
+  replicas: GatewayReplicas;
   log: Logger;
   limiter: Limiter;
   idempotency: Idempotency;

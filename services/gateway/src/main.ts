@@ -5,7 +5,7 @@ import { names } from '@od/contracts';
 import { createLogger } from '@od/logger';
 import { runMain, type ServiceHandle, type StartOptions } from '@od/runtime';
 import { Redis } from 'ioredis';
-import { serveCredentialSync } from './auth/credentials-sync.ts';
+import { joinGatewayRegistry } from './auth/credentials-sync.ts';
 import type { GatewayContext } from './context.ts';
 import { buildAdminApp } from './http/admin-app.ts';
 import { buildPublicApp } from './http/public-app.ts';
@@ -27,7 +27,7 @@ export interface GatewayHandle extends ServiceHandle {
 export async function start(config: Config, opts: StartOptions = {}): Promise<GatewayHandle> {
   const log = opts.log ?? createLogger('gateway', config.LOG_LEVEL);
   const n = names(config.NATS_PREFIX);
-  const nc = await connectBus(config.NATS_URL, 'gateway', log);
+  const nc = await connectBus(config, 'gateway', log);
   // Redis down: commands fail at once (no offline queue); hung: after REDIS_COMMAND_TIMEOUT_MS.
   // The limiter then fails open, a keyed action answers 503 (see limits/, idempotency/).
   const redis = new Redis(config.REDIS_URL, {
@@ -39,8 +39,9 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     retryStrategy: (times) => Math.min(100 * times, 1_000),
   });
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
-  const credentials = await watchCredentials(await openCredentialsKv(nc, n), log);
+  const credentials = await watchCredentials(await openCredentialsKv(nc, n), log, undefined, nc);
   await credentials.ready;
+  const replicas = await joinGatewayRegistry(nc, n, credentials, log);
   const ctx: GatewayContext = {
     config,
     names: n,
@@ -48,11 +49,11 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     rpc: createRpcClient(nc, n, 'gateway', loadRpcKeys('gateway', config)),
     redis,
     credentials,
+    replicas,
     log,
     limiter: createLimiter(redis, config.NATS_PREFIX, config.RATE_LIMIT_ENABLED, log),
     idempotency: createIdempotency(redis, config.NATS_PREFIX, { log }),
   };
-  serveCredentialSync(ctx);
   const pub = await buildPublicApp(ctx);
   const admin = await buildAdminApp(ctx);
   await pub.listen({ host: config.HOST, port: config.PORT });
@@ -64,6 +65,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     ctx,
     async stop() {
       await Promise.allSettled([pub.close(), admin.close()]);
+      await replicas.stop();
       credentials.stop();
       redis.disconnect();
       await nc.drain().catch(() => {});

@@ -60,8 +60,22 @@ describe('webhook sender', () => {
     expect(t.durationMs).toBeGreaterThanOrEqual(290);
     rx.respond({});
     expect((await send(`http://127.0.0.1:${rx.port}/x`)).error).toBe('webhook URL must use https');
-    expect((await send(`${rx.url}/x`, false)).error).toBe('address 127.0.0.1 refused (non-public network)');
+    expect((await send(`${rx.url}/x`, false)).error).toBe('host 127.0.0.1 refused (non-public network)');
     expect((await send(`https://10.0.0.1/x`, false)).error).toMatch(/refused/);
+  });
+
+  it('a connection error shows the host and a fixed text, not the resolved address', async () => {
+    const closed = await import('node:net').then(
+      (net) =>
+        new Promise<number>((resolve) => {
+          const srv = net.createServer().listen(0, '127.0.0.1', () => {
+            const { port } = srv.address() as { port: number };
+            srv.close(() => resolve(port));
+          });
+        }),
+    );
+    const r = await send(`https://localhost:${closed}/x`);
+    expect(r.error).toBe('ECONNREFUSED: connection refused (localhost)');
   });
 
   it('reads at most MAX_RESPONSE_BYTES of the answer and reuses connections', async () => {

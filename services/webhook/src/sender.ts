@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { checkWebhookUrl, isPublicAddress } from './domain/address-policy.ts';
+import { describeNetworkError, refusedHost } from './domain/attempt-error.ts';
 
 export interface SendResult {
   statusCode: number | null;
@@ -41,12 +42,7 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
         if (!allowPrivate) {
           const bad = addresses.find((a) => !isPublicAddress(a.address));
           if (bad) {
-            const e = Object.assign(
-              new Error(`address ${bad.address} of ${hostname} refused (non-public network)`),
-              {
-                code: 'EADDRREFUSED',
-              },
-            );
+            const e = Object.assign(new Error(refusedHost(hostname)), { code: 'EADDRREFUSED' });
             return callback(e, '', 0);
           }
         }
@@ -85,7 +81,7 @@ export function sendWebhook(opts: SendOptions): Promise<SendResult> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // literal IPs never reach `lookup`: check them here
   if (isIP(host) && !opts.allowPrivateNetworks && !isPublicAddress(host)) {
-    return Promise.resolve(done(null, `address ${host} refused (non-public network)`));
+    return Promise.resolve(done(null, refusedHost(host)));
   }
   const lookup = guardedLookup(opts.allowPrivateNetworks);
   return new Promise<SendResult>((resolve, reject) => {
@@ -116,8 +112,8 @@ export function sendWebhook(opts: SendOptions): Promise<SendResult> {
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e: NodeJS.ErrnoException) => {
-      const code = e.code && !e.message.includes(e.code) ? `${e.code}: ` : '';
-      finish(done(null, `${code}${e.message}`.slice(0, 300)));
+      // the attempt log shows the host and what happened, never the resolved address
+      finish(done(null, e.code === 'EADDRREFUSED' ? e.message : describeNetworkError(e.code, host)));
     });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;

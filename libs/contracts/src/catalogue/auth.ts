@@ -35,6 +35,12 @@ export const CREDENTIAL_OPS = defineOps('auth', {
   },
 });
 
+/** Secrets at rest (Admin API, `odctl secrets rotate-key`). */
+export const SECRETS_OPS = defineOps('auth', {
+  /** -> 200 { activeKeyId, resealed, remaining, unreadable }: every webhook secret under the active key */
+  rotateKey: { name: 'admin.secrets.rotateKey', callers: ['admin'] },
+});
+
 export const AUTH_INTERNAL_OPS = defineOps('auth', {
   /** POST /oauth/token, before any authentication -> 200 TokenResponse | 401 invalid_client */
   tokenIssue: {

@@ -1,4 +1,5 @@
 import type { ApiProfile, CredentialRecord, CredentialStatus, DeliveryMode, Scope } from '@od/contracts';
+import type { SecretBox } from '@od/crypto';
 import type { Db } from './client.ts';
 import type { Credential, Prisma } from './generated/client.ts';
 
@@ -48,25 +49,42 @@ export async function withLockedCredential<T>(
   });
 }
 
-/** Webhook secrets still valid now, newest first. */
-export async function validWebhookSecrets(db: Db | Tx, clientId: string): Promise<string[]> {
+/** What a sealed webhook secret is bound to: a value copied to another credential does not open. */
+export const webhookSecretContext = (clientId: string) => `webhook_secret:${clientId}`;
+
+/** Encrypted form of a new webhook secret (AES-256-GCM under the active key, see libs/crypto). */
+const sealed = (box: SecretBox, clientId: string, secret: string) => ({
+  clientId,
+  secret: box.seal(secret, webhookSecretContext(clientId)),
+  keyId: box.activeId,
+});
+
+/** Webhook secrets still valid now, newest first, decrypted. */
+export async function validWebhookSecrets(db: Db | Tx, box: SecretBox, clientId: string): Promise<string[]> {
   const rows = await db.webhookSecret.findMany({
     where: { clientId, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
     orderBy: [{ expiresAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'desc' }],
-    select: { secret: true },
+    select: { secret: true, keyId: true },
   });
-  return rows.map((r) => r.secret);
+  // key_id NULL: a row written before encryption and not yet sealed by the start-up pass
+  return rows.map((r) => (r.keyId === null ? r.secret : box.open(r.secret, webhookSecretContext(clientId))));
 }
 
 /** Saving the URL: every previous secret is dropped, a new one becomes current. */
-export async function replaceWebhookSecrets(tx: Tx, clientId: string, secret: string | null): Promise<void> {
+export async function replaceWebhookSecrets(
+  tx: Tx,
+  box: SecretBox,
+  clientId: string,
+  secret: string | null,
+): Promise<void> {
   await tx.webhookSecret.deleteMany({ where: { clientId } });
-  if (secret) await tx.webhookSecret.create({ data: { clientId, secret } });
+  if (secret) await tx.webhookSecret.create({ data: sealed(box, clientId, secret) });
 }
 
 /** Rotation: the current secret stays valid for `overlapMs`, older ones go, the new one is current. */
 export async function rotateWebhookSecret(
   tx: Tx,
+  box: SecretBox,
   clientId: string,
   secret: string,
   overlapMs: number,
@@ -77,5 +95,9 @@ export async function rotateWebhookSecret(
     where: { clientId, expiresAt: null },
     data: { expiresAt: new Date(now.getTime() + overlapMs) },
   });
-  await tx.webhookSecret.create({ data: { clientId, secret } });
+  await tx.webhookSecret.create({ data: sealed(box, clientId, secret) });
 }
+
+/** First webhook secret of a new credential. */
+export const createWebhookSecret = (tx: Tx, box: SecretBox, clientId: string, secret: string) =>
+  tx.webhookSecret.create({ data: sealed(box, clientId, secret) });

@@ -4,9 +4,48 @@ import {
   generateClientId,
   generateClientSecret,
   generateWebhookSecret,
+  hashClientSecret,
   hashSecret,
+  isLegacyHash,
+  verifyClientSecret,
   verifySecret,
 } from './secrets.ts';
+
+const KEY = 'k'.repeat(40);
+
+describe('client secret HMAC', () => {
+  it('is keyed, deterministic and never contains the secret', () => {
+    const secret = generateClientSecret();
+    const h = hashClientSecret(secret, KEY);
+    expect(h).toMatch(/^hmac-sha256\$[A-Za-z0-9_-]{43}$/);
+    expect(h).toBe(hashClientSecret(secret, KEY));
+    expect(h).not.toBe(hashClientSecret(secret, 'x'.repeat(40)));
+    expect(h.includes(secret)).toBe(false);
+    expect(isLegacyHash(h)).toBe(false);
+  });
+
+  it('verifies the right secret under the right key only; unknown clients never verify', async () => {
+    const secret = generateClientSecret();
+    const h = hashClientSecret(secret, KEY);
+    expect(await verifyClientSecret(secret, h, KEY)).toBe(true);
+    expect(await verifyClientSecret(`${secret}x`, h, KEY)).toBe(false);
+    expect(await verifyClientSecret(secret, h, 'x'.repeat(40))).toBe(false);
+    expect(await verifyClientSecret(secret, undefined, KEY)).toBe(false);
+  });
+
+  it('legacy scrypt hashes go through the given limiter', async () => {
+    const secret = generateClientSecret();
+    const stored = await hashSecret(secret);
+    expect(isLegacyHash(stored)).toBe(true);
+    let used = 0;
+    const ok = await verifyClientSecret(secret, stored, KEY, (run) => {
+      used++;
+      return run();
+    });
+    expect(ok).toBe(true);
+    expect(used).toBe(1);
+  });
+});
 
 describe('credential secrets', () => {
   it('client ids have the fixed prefix and 24 lowercase hex characters', () => {

@@ -1,10 +1,42 @@
 import { randomBytes, type ScryptOptions, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { CLIENT_ID_PREFIX, WEBHOOK_SECRET_PREFIX } from '@od/contracts';
+import { hmacSha256, safeEqual } from '@od/crypto';
 
 /**
- * Secrets of a credential. The client secret is shown once and stored only as a slow salted hash
- * (scrypt, per-secret salt, parameters inside the stored string); comparisons are constant time.
+ * Secrets of a credential. The client secret is shown once and stored only as
+ * `hmac-sha256$<HMAC-SHA256(CLIENT_SECRET_KEY, secret) base64url>`: the secret is 32 random bytes, so
+ * a slow hash adds nothing against guessing, and a keyed hash is useless without the server-side key
+ * (a stolen table alone cannot be checked offline). Comparisons are constant time. Hashes written
+ * before (scrypt, parameters inside the stored string) still verify and are replaced by the HMAC
+ * form at the next successful token request.
  */
+
+const HMAC_PREFIX = 'hmac-sha256$';
+
+export const hashClientSecret = (secret: string, key: string): string =>
+  HMAC_PREFIX + hmacSha256(key, secret);
+
+export const isLegacyHash = (stored: string): boolean => !stored.startsWith(HMAC_PREFIX);
+
+/**
+ * Checks a presented secret against the stored hash. HMAC hashes cost microseconds; legacy scrypt
+ * hashes cost one scrypt (`legacy` runs it, bounded by the caller). An unknown client (`stored`
+ * undefined) is checked against a random HMAC, so it costs the same as a wrong secret.
+ */
+export async function verifyClientSecret(
+  secret: string,
+  stored: string | undefined,
+  key: string,
+  legacy: (run: () => Promise<boolean>) => Promise<boolean> = (run) => run(),
+): Promise<boolean> {
+  const presented = secret.slice(0, 1024);
+  if (stored === undefined || !isLegacyHash(stored)) {
+    const expected = stored ?? UNKNOWN;
+    return safeEqual(hashClientSecret(presented, key), expected) && stored !== undefined;
+  }
+  return legacy(() => verifySecret(presented, stored));
+}
+const UNKNOWN = `${HMAC_PREFIX}${randomBytes(32).toString('base64url')}`;
 
 const scrypt = (pw: string | Buffer, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -22,7 +54,7 @@ export const generateClientSecret = (): string => randomBytes(32).toString('base
 /** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export const generateWebhookSecret = (): string => WEBHOOK_SECRET_PREFIX + randomBytes(32).toString('base64');
 
-/** `scrypt$N$r$p$<salt base64url>$<hash base64url>` */
+/** Legacy form `scrypt$N$r$p$<salt base64url>$<hash base64url>` (kept to verify old rows and in tests). */
 export async function hashSecret(secret: string, params = SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
   const key = await scrypt(secret, salt, KEYLEN, { ...params, maxmem: 64 * 1024 * 1024 });

@@ -8,13 +8,13 @@ import {
   type OpHandler,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import { toRecord } from '../db/credentials.ts';
+import { createWebhookSecret, toRecord } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import {
   generateClientId,
   generateClientSecret,
   generateWebhookSecret,
-  hashSecret,
+  hashClientSecret,
 } from '../domain/secrets.ts';
 import { publishRecord } from '../publish.ts';
 import { merchantNotFound, parseBody } from './replies.ts';
@@ -48,7 +48,7 @@ export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
     await assertMerchantExists(deps, merchantId.toLowerCase(), req.traceId);
     const clientId = generateClientId();
     const clientSecret = generateClientSecret();
-    const secretHash = await hashSecret(clientSecret);
+    const secretHash = hashClientSecret(clientSecret, deps.config.CLIENT_SECRET_KEY);
     const webhookUrl = body.webhookUrl ?? null;
     const webhookSecret = webhookUrl ? generateWebhookSecret() : null;
     const change = await deps.db.$transaction(async (tx) => {
@@ -66,7 +66,7 @@ export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
           secretHash,
         },
       });
-      if (webhookSecret) await tx.webhookSecret.create({ data: { clientId, secret: webhookSecret } });
+      if (webhookSecret) await createWebhookSecret(tx, deps.box, clientId, webhookSecret);
       const credential = toRecord(row);
       const revision = await publishRecord(deps.kv, credential, req.traceId);
       return { credential, revision, clientSecret, webhookSecret } satisfies CredentialChange;

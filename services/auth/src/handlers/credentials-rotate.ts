@@ -21,7 +21,7 @@ export function credentialsRotate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
       if (row.status === 'REVOKED') throw credentialRevoked();
       if (!row.webhookUrl) throw noWebhookUrl();
       const webhookSecret = generateWebhookSecret();
-      await rotateWebhookSecret(tx, clientId, webhookSecret, WEBHOOK_SECRET_OVERLAP_MS);
+      await rotateWebhookSecret(tx, deps.box, clientId, webhookSecret, WEBHOOK_SECRET_OVERLAP_MS);
       const updated = await tx.credential.update({ where: { clientId }, data: { updatedAt: new Date() } });
       const credential = toRecord(updated);
       const revision = await publishRecord(deps.kv, credential, req.traceId);

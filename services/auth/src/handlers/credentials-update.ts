@@ -39,9 +39,9 @@ export function credentialsUpdate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
       let webhookSecret: string | undefined;
       if (r.urlSaved) {
         webhookSecret = generateWebhookSecret();
-        await replaceWebhookSecrets(tx, clientId, webhookSecret);
+        await replaceWebhookSecrets(tx, deps.box, clientId, webhookSecret);
       } else if (r.urlRemoved) {
-        await replaceWebhookSecrets(tx, clientId, null);
+        await replaceWebhookSecrets(tx, deps.box, clientId, null);
       }
       const credential = toRecord(updated);
       const revision = await publishRecord(deps.kv, credential, req.traceId);

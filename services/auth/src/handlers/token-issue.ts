@@ -11,7 +11,8 @@ import { errors } from '@od/errors';
 import { createSigner } from 'fast-jwt';
 import { findCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
-import { verifySecret } from '../domain/secrets.ts';
+import { hashClientSecret, isLegacyHash, verifyClientSecret } from '../domain/secrets.ts';
+import { Busy, workLimit } from '../domain/work-limit.ts';
 
 /** 401 invalid_client, with the reason for the gateway's failure limit in an RPC header. */
 const refused = (why: TokenRefusal) => ({
@@ -20,8 +21,18 @@ const refused = (why: TokenRefusal) => ({
 });
 
 /**
- * token.issue { clientId, clientSecret } -> 200 token response | 401 invalid_client.
- * Unknown client, wrong secret, paused or revoked answer the same, after the same scrypt work.
+ * Bounds per auth replica. Token work (a lookup on the pool + an HMAC) runs 32 at once with 256
+ * waiting; legacy scrypt checks (16 MiB, tens of ms on the libuv pool) 1 at a time with 8 waiting.
+ * Beyond that the answer is 503 temporarily_unavailable + Retry-After at once: a flood cannot
+ * queue every other credential's renewal behind it.
+ */
+export const TOKEN_WORK = { active: 32, queued: 256 } as const;
+export const SCRYPT_WORK = { active: 1, queued: 8 } as const;
+
+/**
+ * token.issue { clientId, clientSecret } -> 200 token response | 401 invalid_client | 503 busy.
+ * Unknown client, wrong secret, paused or revoked answer the same. A legacy scrypt hash is replaced
+ * by the HMAC form after a successful check.
  */
 export function tokenIssue(deps: AuthDeps): OpHandler<typeof TOKEN_ISSUE_OP> {
   const sign = createSigner({
@@ -29,12 +40,23 @@ export function tokenIssue(deps: AuthDeps): OpHandler<typeof TOKEN_ISSUE_OP> {
     algorithm: 'HS256',
     expiresIn: TOKEN_TTL_SECONDS * 1000,
   });
-  return async (req) => {
-    const { clientId, clientSecret } = req.body;
+  const work = workLimit(TOKEN_WORK.active, TOKEN_WORK.queued);
+  const scrypt = workLimit(SCRYPT_WORK.active, SCRYPT_WORK.queued);
+  const key = deps.config.CLIENT_SECRET_KEY;
+
+  const issue = async (clientId: string, clientSecret: string) => {
     const row = CLIENT_ID_PATTERN.test(clientId) ? await findCredential(deps.db, clientId) : null;
-    const ok = await verifySecret(clientSecret, row?.secretHash);
+    const ok = await verifyClientSecret(clientSecret, row?.secretHash, key, (run) => scrypt.run(run));
     if (!ok || !row || row.status !== 'ACTIVE')
       return refused(!row ? 'unknown_client' : !ok ? 'wrong_secret' : 'inactive');
+    if (isLegacyHash(row.secretHash)) {
+      await deps.db.credential
+        .updateMany({
+          where: { clientId, secretHash: row.secretHash },
+          data: { secretHash: hashClientSecret(clientSecret, key) },
+        })
+        .catch((err) => deps.log.warn({ err, clientId }, 'client secret rehash failed'));
+    }
     const scope = row.scopes.join(' ');
     const token = sign({ merchant_id: row.merchantId, client_id: row.clientId, scope });
     const out: TokenResponse = {
@@ -47,5 +69,16 @@ export function tokenIssue(deps: AuthDeps): OpHandler<typeof TOKEN_ISSUE_OP> {
       scope,
     };
     return { status: 200, body: out };
+  };
+
+  return async (req) => {
+    const { clientId, clientSecret } = req.body;
+    try {
+      return await work.run(() => issue(clientId, clientSecret));
+    } catch (e) {
+      if (!(e instanceof Busy)) throw e;
+      deps.log.warn({ load: work.load(), traceId: req.traceId }, 'token work full: answered 503');
+      return errors.tokenBusy();
+    }
   };
 }

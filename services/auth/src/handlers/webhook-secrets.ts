@@ -9,6 +9,6 @@ export function webhookSecrets(deps: AuthDeps): OpHandler<typeof INTERNAL_OPS.we
     const row = clientId ? await findCredential(deps.db, clientId) : null;
     if (!row)
       return { status: 404, body: { error: 'credential_not_found', message: 'Credencial não encontrada.' } };
-    return { status: 200, body: { secrets: await validWebhookSecrets(deps.db, clientId) } };
+    return { status: 200, body: { secrets: await validWebhookSecrets(deps.db, deps.box, clientId) } };
   };
 }

@@ -9,7 +9,6 @@ import {
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { awaitCredentialRevision } from '../auth/credentials-sync.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { rpcCall } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
@@ -20,7 +19,9 @@ const clientParams = z.object({ clientId: adminIdParam });
 
 /**
  * Calls an auth credential op. Non-2xx replies (admin error bodies) are forwarded untouched; on
- * success the KV revision is awaited at every gateway replica, then `shape` builds the HTTP body.
+ * success the KV revision is awaited at every live gateway replica (registry), then `shape` builds
+ * the HTTP body; replicas that did not confirm are listed in `unconfirmedGateways` and the header
+ * `OD-Unconfirmed-Gateways`.
  */
 async function change<O extends AuthBodyOp>(
   ctx: GatewayContext,
@@ -39,9 +40,12 @@ async function change<O extends AuthBodyOp>(
     return text ? reply.type('application/json; charset=utf-8').send(text) : reply.send();
   }
   const c = JSON.parse(text) as CredentialChange;
-  await awaitCredentialRevision(ctx, c.revision);
+  // applied by auth; reported when some gateway replica could not confirm it sees the change
+  const { unconfirmed } = await ctx.replicas.confirm(c.revision);
   if (secrets) reply.header('Cache-Control', 'no-store');
-  return reply.code(r.status).send(shape(c));
+  const out = shape(c) as Record<string, unknown>;
+  if (unconfirmed.length) reply.header('OD-Unconfirmed-Gateways', unconfirmed.join(','));
+  return reply.code(r.status).send(unconfirmed.length ? { ...out, unconfirmedGateways: unconfirmed } : out);
 }
 
 type AuthBodyOp = (typeof CREDENTIAL_OPS)[Exclude<keyof typeof CREDENTIAL_OPS, 'list'>];

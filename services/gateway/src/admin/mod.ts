@@ -4,6 +4,7 @@ import { feedAdminRoutes } from './feed.ts';
 import { healthRoutes } from './health.ts';
 import { merchantAdminRoutes } from './merchants.ts';
 import { orderAdminRoutes } from './orders.ts';
+import { secretsAdminRoutes } from './secrets.ts';
 import { userAdminRoutes } from './users.ts';
 import { webhookAdminRoutes } from './webhooks.ts';
 
@@ -16,4 +17,5 @@ export const adminRoutes: RouteModule[] = [
   feedAdminRoutes,
   webhookAdminRoutes,
   userAdminRoutes,
+  secretsAdminRoutes,
 ];

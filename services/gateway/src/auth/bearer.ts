@@ -4,6 +4,7 @@ import { createVerifier } from 'fast-jwt';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
+import { STALE_AFTER_MS } from './credentials-sync.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,9 +41,10 @@ function verifierOf(ctx: GatewayContext): Verify {
 }
 
 /**
- * Bearer check of a public route: a valid HS256 token (else 401, empty body), a credential that is
- * still ACTIVE at this very moment (pushed status: else 401 invalid_token), the route's scope
- * (else 403 insufficient_scope), then the per-credential limiter.
+ * Bearer check of a public route: a valid HS256 token (else 401, empty body), a live credentials
+ * view (else 503: see credentials-sync.ts), a credential that is still ACTIVE at this very moment
+ * (pushed status: else 401 invalid_token), the route's scope (else 403 insufficient_scope), then the
+ * per-credential limiter.
  * Registered as the route's `onRequest` hook: it runs before the body is read and before path,
  * query and body are validated, so a request without a valid token answers 401 whatever it carries
  * (SPEC Authentication 7), and every authenticated request counts against the limiter.
@@ -65,6 +67,11 @@ export function bearer(ctx: GatewayContext, scope: Scope): onRequestAsyncHookHan
       typeof claims.scope !== 'string'
     ) {
       return sendError(reply, errors.unauthenticated());
+    }
+    // a view that may have missed a pause or a revocation cannot vouch for any credential
+    if (ctx.replicas.staleness() > STALE_AFTER_MS) {
+      request.log.warn('credentials view stale: bearer request refused with 503');
+      return sendError(reply, errors.unavailable(request.id));
     }
     const cred = ctx.credentials.get(claims.client_id);
     if (cred?.status !== 'ACTIVE' || cred.merchantId !== claims.merchant_id) {

@@ -1,17 +1,62 @@
-import type { GatewayContext } from '../context.ts';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type KV, Kvm } from '@nats-io/kv';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { CONFIRM_TIMEOUT_MS, type CredentialsView, confirmAtGateways } from '@od/bus';
+import type { Names } from '@od/contracts';
+import type { Logger } from '@od/logger';
 
 /**
- * Cross-replica barrier for credential changes: after auth wrote revision `rev` to the credentials
- * bucket, the gateway that handled the admin request asks every gateway replica to confirm its
- * watched view includes `rev` before answering, so a pause is effective on the very next request at
- * every replica (not only at this one).
+ * Cross-replica barrier for credential changes. Every gateway replica registers in a KV bucket
+ * (key = replica id) with a heartbeat; entries expire `REGISTRY_TTL_MS` after the last beat, so a
+ * replica that died leaves the registry by itself, and one that stops cleanly deletes its key. After
+ * auth wrote revision `rev`, the gateway that handled the admin request asks EVERY registered
+ * replica, on its own subject, to confirm its view includes `rev`, and reports those that did not.
+ *
+ * Staleness: a replica whose view may have missed updates for more than `STALE_AFTER_MS` (watch
+ * ended, NATS disconnected, or heartbeats failing) refuses bearer-checked requests with 503: it cannot
+ * know whether a credential was paused or revoked meanwhile.
  */
-const subject = (ctx: GatewayContext) => `${ctx.config.NATS_PREFIX}.gateway.credentials.sync`;
+export const HEARTBEAT_MS = 2_000;
+export const REGISTRY_TTL_MS = 10_000;
+export const STALE_AFTER_MS = 5_000;
+export { CONFIRM_TIMEOUT_MS };
+
 const enc = new TextEncoder();
 
-/** Every gateway answers sync requests (called once per gateway, at start). */
-export function serveCredentialSync(ctx: GatewayContext): void {
-  ctx.nc.subscribe(subject(ctx), {
+export interface GatewayReplicas {
+  /** this replica's id in the registry */
+  readonly id: string;
+  /** ms this replica's credentials view may have missed updates (0 = live) */
+  staleness(): number;
+  /** waits until every live replica has seen `rev`; lists the ids that did not confirm in time */
+  confirm(rev: number): Promise<{ unconfirmed: string[] }>;
+  stop(): Promise<void>;
+}
+
+export async function joinGatewayRegistry(
+  nc: NatsConnection,
+  n: Names,
+  view: CredentialsView,
+  log: Logger,
+): Promise<GatewayReplicas> {
+  const id = `gw_${randomBytes(6).toString('hex')}`;
+  const kv: KV = await new Kvm(nc).create(n.gatewaysBucket, { history: 1, ttl: REGISTRY_TTL_MS });
+  const entry = JSON.stringify({ id, host: hostname(), pid: process.pid, since: new Date().toISOString() });
+  let lastBeat = Date.now();
+  const beat = async () => {
+    try {
+      await kv.put(id, entry);
+      lastBeat = Date.now();
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'gateway heartbeat failed');
+    }
+  };
+  await kv.put(id, entry);
+  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+  timer.unref();
+
+  const sub: Subscription = nc.subscribe(n.gatewaySync(id), {
     callback: (err, msg) => {
       if (err) return;
       let rev = 0;
@@ -20,36 +65,22 @@ export function serveCredentialSync(ctx: GatewayContext): void {
       } catch {
         return;
       }
-      void ctx.credentials.waitForRevision(rev, 2000).then((ok) => {
+      void view.waitForRevision(rev, CONFIRM_TIMEOUT_MS - 200).then((ok) => {
         if (msg.reply) msg.respond(enc.encode(JSON.stringify({ ok })));
       });
     },
   });
-}
 
-/**
- * Waits until this replica, and every replica answering within the window, has seen `rev`.
- * Returns false when some replica did not confirm in time (the change is still applied).
- */
-export async function awaitCredentialRevision(ctx: GatewayContext, rev: number): Promise<boolean> {
-  if (!(rev > 0)) return true;
-  let ok = await ctx.credentials.waitForRevision(rev, 2000);
-  try {
-    const replies = await ctx.nc.requestMany(subject(ctx), enc.encode(JSON.stringify({ rev })), {
-      strategy: 'stall',
-      stall: 50,
-      maxWait: 2500,
-    });
-    for await (const m of replies) {
-      try {
-        if (!(m.json() as { ok?: boolean }).ok) ok = false;
-      } catch {
-        ok = false;
-      }
-    }
-  } catch (e) {
-    ctx.log.warn({ err: (e as Error).message }, 'credential sync barrier failed');
-  }
-  if (!ok) ctx.log.warn({ rev }, 'a gateway replica did not confirm a credential change in time');
-  return ok;
+  const staleness = () => Math.max(view.staleness(), Date.now() - lastBeat - HEARTBEAT_MS);
+
+  return {
+    id,
+    staleness,
+    confirm: (rev) => confirmAtGateways(nc, n, rev, log, id),
+    async stop() {
+      clearInterval(timer);
+      sub.unsubscribe();
+      await kv.delete(id).catch(() => {});
+    },
+  };
 }

@@ -65,8 +65,13 @@ describe('token request parsing', () => {
       ok: true,
       clientId: 'h',
       clientSecret: 'hs',
+      basic: true,
     });
-    expect(readTokenRequest(GOOD, basic('h', 'hs'))).toMatchObject({ clientId: GOOD.client_id });
+    expect(readTokenRequest(GOOD, basic('h', 'hs'))).toEqual({
+      ok: true,
+      clientId: GOOD.client_id,
+      clientSecret: GOOD.client_secret,
+    });
     expect(
       readTokenRequest({ grant_type: 'client_credentials', client_id: 'x' }, basic('h', 'hs')),
     ).toMatchObject({

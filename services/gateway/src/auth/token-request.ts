@@ -51,7 +51,8 @@ export function parseJson(raw: string): Record<string, unknown> {
 }
 
 export type TokenRequestResult =
-  | { ok: true; clientId: string; clientSecret: string }
+  /** `basic`: the credentials came from `Authorization: Basic` (its 401 names the scheme) */
+  | { ok: true; clientId: string; clientSecret: string; basic?: true }
   | { ok: false; error: 'invalid_request'; description: string }
   | { ok: false; error: 'unsupported_grant_type' };
 
@@ -115,7 +116,7 @@ export function readTokenRequest(
       return { ok: false, error: 'invalid_request', description: 'client_secret é obrigatório.' };
     return { ok: true, clientId: id.value as string, clientSecret: secret.value as string };
   }
-  if (basic?.ok) return basic;
+  if (basic?.ok) return { ...basic, basic: true };
   return {
     ok: false,
     error: 'invalid_request',

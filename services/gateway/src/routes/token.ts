@@ -72,7 +72,7 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
           reply.headers(d.headers);
           return sendError(reply, errors.tokenRateLimited());
         }
-        return sendError(reply, errors.invalidClient());
+        return sendError(reply, parsed.basic ? errors.invalidClientBasic() : errors.invalidClient());
       }
       return writeRpcReply(reply, r);
     };

@@ -1,3 +1,4 @@
+import { confirmAtGateways } from '@od/bus';
 import {
   CREDENTIAL_OPS,
   type CredentialChange,
@@ -17,28 +18,12 @@ import { ok, relay, upstream } from '../upstream.ts';
 const storeParams = z.object({ merchantId: z.string() });
 export const credentialParams = z.object({ merchantId: z.string(), clientId: z.string().max(100) });
 
-const enc = new TextEncoder();
-
 /**
- * After auth wrote revision `rev`, asks every gateway replica to confirm its credential view has
- * it (the gateway's own barrier subject), so a pause done here refuses the very next request.
+ * After auth wrote revision `rev`, every live gateway replica confirms its credential view has it
+ * (libs/bus gateway-barrier.ts), so a pause done here refuses the very next request at every gateway.
  */
-async function awaitGateways(ctx: PanelContext, rev: number): Promise<void> {
-  if (!(rev > 0)) return;
-  try {
-    const subject = `${ctx.base.config.NATS_PREFIX}.gateway.credentials.sync`;
-    const replies = await ctx.base.nc.requestMany(subject, enc.encode(JSON.stringify({ rev })), {
-      strategy: 'stall',
-      stall: 50,
-      maxWait: 2500,
-    });
-    for await (const _ of replies) {
-      // every replica's answer is awaited; a late one only delays the panel's reply
-    }
-  } catch (e) {
-    ctx.base.log.warn({ err: (e as Error).message }, 'credential sync barrier failed');
-  }
-}
+const awaitGateways = (ctx: PanelContext, rev: number) =>
+  confirmAtGateways(ctx.base.nc, ctx.base.names, rev, ctx.base.log);
 
 /** The store's credentials (auth's authoritative list); never a secret. */
 export async function storeCredentials(ctx: PanelContext, request: FastifyRequest, merchantId: string) {

@@ -1,0 +1,50 @@
+import { Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Names } from '@od/contracts';
+import type { Logger } from '@od/logger';
+
+/** how long one gateway replica may take to confirm a credentials revision */
+export const CONFIRM_TIMEOUT_MS = 2_500;
+
+const enc = new TextEncoder();
+
+/**
+ * Asks every gateway replica registered in the registry bucket (services/gateway
+ * auth/credentials-sync.ts) to confirm its credentials view includes revision `rev`, each on its own
+ * subject, and lists those that did not within CONFIRM_TIMEOUT_MS. Used by every front door that
+ * changes a credential (gateway admin API, merchant panel). `self` is always asked.
+ */
+export async function confirmAtGateways(
+  nc: NatsConnection,
+  n: Names,
+  rev: number,
+  log: Logger,
+  self?: string,
+): Promise<{ unconfirmed: string[] }> {
+  if (!(rev > 0)) return { unconfirmed: [] };
+  const ids = new Set<string>(self ? [self] : []);
+  try {
+    const kv = await new Kvm(nc).open(n.gatewaysBucket);
+    // a heartbeat landing during the listing can yield a key twice
+    for await (const k of await kv.keys()) ids.add(k);
+  } catch (err) {
+    if (!self) return { unconfirmed: [] }; // no registry: no gateway has ever run
+    log.warn({ err: (err as Error).message }, 'gateway registry unreadable');
+    return { unconfirmed: ['registry'] };
+  }
+  const ask = async (replica: string): Promise<boolean> => {
+    try {
+      const m = await nc.request(n.gatewaySync(replica), enc.encode(JSON.stringify({ rev })), {
+        timeout: CONFIRM_TIMEOUT_MS,
+      });
+      return (m.json() as { ok?: boolean }).ok === true;
+    } catch {
+      return false;
+    }
+  };
+  const answers = await Promise.all([...ids].map(async (r) => [r, await ask(r)] as const));
+  const unconfirmed = answers.filter(([, ok]) => !ok).map(([r]) => r);
+  if (unconfirmed.length)
+    log.warn({ rev, unconfirmed }, 'gateway replicas did not confirm a credential change in time');
+  return { unconfirmed };
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEV_KEYS, isLoopback, loadConfig } from './mod.ts';
+
+const key32 = () => randomBytes(32).toString('base64');
+const REAL = {
+  ADMIN_TOKEN: 'a'.repeat(24),
+  JWT_SECRET: 'j'.repeat(40),
+  CLIENT_SECRET_KEY: 'c'.repeat(40),
+  SECRETS_KEYS: `k1:${key32()}`,
+  RPC_SIGNING_KEY: randomBytes(32).toString('base64url'),
+  RPC_PUBLIC_KEYS: `gateway=${randomBytes(32).toString('base64url')}`,
+  NATS_USER: 'auth',
+  NATS_PASSWORD: 'p'.repeat(24),
+};
+const prod = (extra: Record<string, string | undefined> = {}) =>
+  loadConfig({ NODE_ENV: 'production', HOST: '0.0.0.0', ...REAL, ...extra }, () => {});
+const errorOf = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('config: zero-config stays zero-config', () => {
+  it('nothing set: development defaults on loopback, one warning per key', () => {
+    const warnings: string[] = [];
+    const c = loadConfig({}, (m) => warnings.push(m));
+    expect(c.HOST).toBe('127.0.0.1');
+    expect(c.ADMIN_TOKEN).toBe(DEV_KEYS.ADMIN_TOKEN);
+    expect(c.SECRETS_KEYS).toBe(DEV_KEYS.SECRETS_KEYS);
+    expect(warnings).toHaveLength(6);
+    expect(warnings.join('\n')).toMatch(/CLIENT_SECRET_KEY not set/);
+  });
+
+  it('development defaults are refused when a listener is not on loopback', () => {
+    expect(errorOf(() => loadConfig({ HOST: '0.0.0.0' }, () => {}))).toMatch(
+      /development defaults of ADMIN_TOKEN, JWT_SECRET, CLIENT_SECRET_KEY, SECRETS_KEYS, RPC_SIGNING_KEY, RPC_PUBLIC_KEYS are refused/,
+    );
+    expect(errorOf(() => loadConfig({ ...REAL, JWT_SECRET: undefined, HOST: '10.0.0.5' }, () => {}))).toMatch(
+      /JWT_SECRET are refused on a non-loopback listener/,
+    );
+    // every key set: any listener
+    expect(loadConfig({ ...REAL, HOST: '0.0.0.0' }, () => {}).HOST).toBe('0.0.0.0');
+    for (const h of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'])
+      expect(loadConfig({ HOST: h }, () => {}).HOST).toBe(h);
+  });
+
+  it('isLoopback', () => {
+    expect(isLoopback('0.0.0.0')).toBe(false);
+    expect(isLoopback('::')).toBe(false);
+    expect(isLoopback('192.168.1.1')).toBe(false);
+    expect(isLoopback('127.0.0.1')).toBe(true);
+  });
+});
+
+describe('config: production refuses what is not a real key', () => {
+  it('starts with every key and a bus identity', () => {
+    const c = prod();
+    expect(c.JWT_SECRET).toBe(REAL.JWT_SECRET);
+    expect(
+      prod({ NATS_USER: undefined, NATS_PASSWORD: undefined, NATS_CREDS: '/run/nats.creds' }).NATS_CREDS,
+    ).toBe('/run/nats.creds');
+  });
+
+  it('refuses a missing key, each named', () => {
+    for (const k of ['ADMIN_TOKEN', 'JWT_SECRET', 'CLIENT_SECRET_KEY', 'SECRETS_KEYS', 'RPC_SIGNING_KEY'])
+      expect(errorOf(() => prod({ [k]: undefined }))).toMatch(
+        new RegExp(`missing required secrets in production: ${k}`),
+      );
+  });
+
+  it('refuses running without a NATS identity', () => {
+    expect(errorOf(() => prod({ NATS_USER: undefined, NATS_PASSWORD: undefined }))).toMatch(/NATS identity/);
+    expect(errorOf(() => prod({ NATS_PASSWORD: undefined }))).toMatch(/go together/);
+  });
+
+  it('refuses the placeholders of docker-compose.yml and deploy templates', () => {
+    expect(errorOf(() => prod({ ADMIN_TOKEN: 'change-me-admin-token-0123456789' }))).toMatch(
+      /placeholder .* ADMIN_TOKEN/,
+    );
+    expect(errorOf(() => prod({ NATS_PASSWORD: 'CHANGE-ME-nats-auth-0123' }))).toMatch(/NATS_PASSWORD/);
+    expect(errorOf(() => prod({ JWT_SECRET: 'REPLACE_ME'.padEnd(40, 'x') }))).toMatch(/JWT_SECRET/);
+    expect(errorOf(() => prod({ DATABASE_URL: 'postgresql://auth:change-me@db:5432/od' }))).toMatch(
+      /DATABASE_URL/,
+    );
+  });
+
+  it('refuses the development defaults given explicitly (they contain change-me)', () => {
+    expect(errorOf(() => prod({ JWT_SECRET: DEV_KEYS.JWT_SECRET }))).toMatch(/JWT_SECRET/);
+  });
+
+  it('validates the encryption keyring', () => {
+    expect(errorOf(() => prod({ SECRETS_KEYS: 'k1:c2hvcnQ=' }))).toMatch(
+      /SECRETS_KEYS: key k1 must be 32 bytes/,
+    );
+    expect(errorOf(() => prod({ SECRETS_ACTIVE_KEY: 'k9' }))).toMatch(/active key k9/);
+    expect(
+      prod({ SECRETS_KEYS: `a:${key32()},b:${key32()}`, SECRETS_ACTIVE_KEY: 'b' }).SECRETS_ACTIVE_KEY,
+    ).toBe('b');
+  });
+});

@@ -1,0 +1,3 @@
+export * from './hmac.ts';
+export * from './keyring.ts';
+export * from './secret-box.ts';
