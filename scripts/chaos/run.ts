@@ -99,6 +99,12 @@ async function main(): Promise<number> {
       // the scenario measures delivery, not quotas (600 calls/min per credential would throttle it)
       RATE_LIMIT_ENABLED: 'false',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // production also requires the secret keys and a NATS identity; the scenario's own
+      // nats-server has no users (it ignores the identity), so one identity serves every process
+      CLIENT_SECRET_KEY: randomBytes(32).toString('hex'),
+      SECRETS_KEYS: `chaos:${randomBytes(32).toString('base64')}`,
+      NATS_USER: 'chaos',
+      NATS_PASSWORD: randomBytes(16).toString('hex'),
     };
     // production refuses to start without RPC keys: one pair per service
     const pairs = SERVICES.map((svc) => [svc, generateRpcKeyPair()] as const);
