@@ -3,7 +3,7 @@
 // Ctrl-C stops everything.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT, SERVICES } from './services.ts';
+import { OPS_PORTS, ROOT, SERVICES } from './services.ts';
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -11,7 +11,7 @@ let stopping = false;
 function run(name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'services', name, 'bin.mjs')], {
-      env: { ...process.env, OD_DIST: '1' },
+      env: { ...process.env, OD_DIST: '1', OPS_PORT: String(OPS_PORTS[name] ?? 0), OPS_HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     children.push(child);

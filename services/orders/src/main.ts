@@ -14,6 +14,7 @@ import { adminEdit } from './handlers/admin-edit.ts';
 import { adminGet } from './handlers/admin-get.ts';
 import { adminPayment } from './handlers/admin-payment.ts';
 import { getOrder } from './handlers/get.ts';
+import { registerOutboxGauges } from './outbox/metrics.ts';
 import { type Relay, startRelay } from './outbox/relay.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
@@ -35,6 +36,7 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
       { maxPayload, MAX_ORDER_DOCUMENT_BYTES, MAX_EVENT_BYTES },
       'NATS max_payload is below the orders size limits: the largest orders cannot be served',
     );
+  base.onClose(registerOutboxGauges(base.pool));
   const relay = await startRelay({
     databaseUrl: config.DATABASE_URL,
     schema: 'orders',
