@@ -12,7 +12,7 @@ import {
 import { createPool, isDbUnavailable, migrate, type Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import { createLogger, type Logger } from '@od/logger';
-import { registerPool } from '@od/telemetry';
+import { registerPool, traceQueries } from '@od/telemetry';
 import { watchConsumer } from './consumer-watch.ts';
 import type { StartOptions } from './mod.ts';
 import { busCheck, type OpsListener, type ReadyCheck, startOps } from './ops.ts';
@@ -66,6 +66,7 @@ export async function startServiceBase(
   const pool = createPool(config.DATABASE_URL, name, db.poolSize ?? 10);
   pool.on('error', (err) => log.error({ err }, 'pg pool error'));
   const unregisterPool = registerPool(name, pool);
+  traceQueries(pool, name);
   ops.check('database', async () => (await pool.query('SELECT 1')).rowCount === 1);
   let bus: ReadyCheck = () => false;
   ops.check('bus', () => bus());

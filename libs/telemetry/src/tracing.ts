@@ -81,7 +81,7 @@ export async function flushTracing(): Promise<void> {
   await provider?.forceFlush();
 }
 
-type Carrier = { get(key: string): string | undefined | null; set?(key: string, value: string): void };
+export type Carrier = { get(key: string): string | undefined | null; set?(key: string, value: string): void };
 
 const getter = {
   keys: () => [],

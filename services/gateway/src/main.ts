@@ -4,6 +4,7 @@ import type { Config } from '@od/config';
 import { names } from '@od/contracts';
 import { createLogger } from '@od/logger';
 import { busCheck, runMain, type ServiceHandle, type StartOptions, startOps } from '@od/runtime';
+import { traceRedis } from '@od/telemetry';
 import { Redis } from 'ioredis';
 import { serveCredentialSync } from './auth/credentials-sync.ts';
 import type { GatewayContext } from './context.ts';
@@ -39,6 +40,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(100 * times, 1_000),
   });
+  traceRedis(redis, 'gateway');
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const credentials = await watchCredentials(await openCredentialsKv(nc, n), log);
   await credentials.ready;
