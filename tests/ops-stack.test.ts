@@ -1,5 +1,5 @@
 import { opsListeners } from '@od/runtime';
-import { issueTestToken, startStack, type TestStack } from '@od/testing';
+import { issueTestToken, requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Every service of a stack has its ops listener; the gateway's metrics show requests by route. */
@@ -51,6 +51,14 @@ describe('ops listeners of a whole stack', () => {
     expect(Number(polled?.[1])).toBeGreaterThanOrEqual(3);
     expect(text).toContain('route="/v1/merchant/:merchantId",method="GET",status="401"');
     expect(text).not.toContain(merchantId);
+    expect(text).toMatch(/^od_rpc_client_duration_seconds_count\{op="feed.events.poll",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^od_rpc_server_duration_seconds_count\{op="feed.events.poll",outcome="ok"\} [1-9]/m);
+  });
+
+  it('counts refused tokens by OAuth error code', async () => {
+    expect((await requestToken(stack, 'odc_unknown', 'wrong-secret')).status).toBe(401);
+    const text = await metrics('gateway');
+    expect(text).toMatch(/^od_tokens_total\{outcome="refused",reason="invalid_client"\} [1-9]/m);
   });
 
   it('a stopping service reports not ready', async () => {

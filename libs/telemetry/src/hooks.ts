@@ -4,6 +4,7 @@ import {
   recordOutboxPublish,
   recordRpcClient,
   recordRpcServer,
+  recordWebhookAttempt,
   rpcOp,
   rpcOutcome,
 } from './metrics.ts';
@@ -80,7 +81,11 @@ export async function outboxPublish<T>(
     ? startSpan('orders', 'publish order-event', {
         kind: SpanKind.PRODUCER,
         parent,
-        attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'publish' },
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.operation.type': 'publish',
+          'messaging.destination.name': subject,
+        },
       })
     : undefined;
   const headers = <C extends Carrier>(make: () => C): C | undefined => {
@@ -223,4 +228,35 @@ export function observeMessage<
     term.call(msg, reason);
   };
   return msg;
+}
+
+/**
+ * One outgoing webhook call: a client span (host only, never the path or query) and the attempt
+ * histogram by outcome: success, http_error (answered non-2xx), network_error (refused address,
+ * DNS, connection, timeout).
+ */
+export async function tracedWebhookCall<R extends { success: boolean; statusCode: number | null }>(
+  url: string,
+  send: () => Promise<R>,
+): Promise<R> {
+  const t0 = performance.now();
+  let host = '';
+  try {
+    host = new URL(url).host;
+  } catch {}
+  const span = startSpan('webhook', 'POST webhook', {
+    kind: SpanKind.CLIENT,
+    attributes: { 'http.request.method': 'POST', 'server.address': host },
+  });
+  try {
+    const r = await runInSpan(span, send);
+    const outcome = r.success ? 'success' : r.statusCode ? 'http_error' : 'network_error';
+    recordWebhookAttempt(outcome, (performance.now() - t0) / 1000);
+    span?.setAttribute('http.response.status_code', r.statusCode ?? 0);
+    end(span, r.success ? undefined : outcome);
+    return r;
+  } catch (e) {
+    end(span, (e as Error).message);
+    throw e;
+  }
 }

@@ -59,26 +59,27 @@ export function recordRpcServer(subject: string, outcome: RpcOutcome, seconds: n
 
 const rateLimit = new Counter({
   name: 'od_rate_limit_decisions_total',
-  help: 'Rate-limit decisions at the gateway (allowed, limited)',
-  labelNames: ['decision'],
+  help: 'Rate-limit decisions at the gateway by policy (allowed, limited)',
+  labelNames: ['policy', 'decision'],
 });
 const rateLimitFailOpen = new Counter({
   name: 'od_rate_limit_fail_open_total',
-  help: 'Requests let through because Redis did not answer in time',
+  help: 'Requests let through because Redis did not answer in time, by policy',
+  labelNames: ['policy'],
 });
-export function recordRateLimit(decision: 'allowed' | 'limited') {
-  rateLimit.inc({ decision });
+export function recordRateLimit(policy: string, allowed: boolean) {
+  rateLimit.inc({ policy, decision: allowed ? 'allowed' : 'limited' });
 }
-export function recordRateLimitFailOpen() {
-  rateLimitFailOpen.inc();
+export function recordRateLimitFailOpen(policy: string) {
+  rateLimitFailOpen.inc({ policy });
 }
 
 const idempotency = new Counter({
   name: 'od_idempotency_total',
-  help: 'Idempotency-Key outcomes (stored, replayed, conflict, in_progress)',
+  help: 'Keyed requests by outcome: stored (first answer), replayed, conflict (409: key reused or in progress)',
   labelNames: ['outcome'],
 });
-export function recordIdempotency(outcome: 'stored' | 'replayed' | 'conflict' | 'in_progress') {
+export function recordIdempotency(outcome: 'stored' | 'replayed' | 'conflict') {
   idempotency.inc({ outcome });
 }
 

@@ -4,6 +4,7 @@ import type { CredentialsView } from '@od/bus';
 import { WEBHOOK_TIMEOUT_MS } from '@od/contracts';
 import type { Pool } from '@od/db';
 import type { Logger } from '@od/logger';
+import { tracedWebhookCall } from '@od/telemetry';
 import {
   type ClaimedDelivery,
   claimDue,
@@ -168,15 +169,18 @@ export class Dispatcher {
     });
     let result: Awaited<ReturnType<typeof sendWebhook>>;
     try {
-      result = await sendWebhook({
-        url: cred.webhookUrl,
-        headers,
-        body: d.body,
-        timeoutMs: this.timeoutMs,
-        allowPrivateNetworks: this.o.allowPrivateNetworks,
-        agent: this.o.agent,
-        signal,
-      });
+      const url = cred.webhookUrl;
+      result = await tracedWebhookCall(url, () =>
+        sendWebhook({
+          url,
+          headers,
+          body: d.body,
+          timeoutMs: this.timeoutMs,
+          allowPrivateNetworks: this.o.allowPrivateNetworks,
+          agent: this.o.agent,
+          signal,
+        }),
+      );
     } catch (e) {
       releaseUrlSlot();
       if (e instanceof AbortedError) {

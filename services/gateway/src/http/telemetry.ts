@@ -1,5 +1,13 @@
-import { extractContext, recordHttp, runInSpan, SpanKind, startSpan } from '@od/telemetry';
-import type { FastifyInstance } from 'fastify';
+import {
+  extractContext,
+  recordHttp,
+  recordIdempotency,
+  recordToken,
+  runInSpan,
+  SpanKind,
+  startSpan,
+} from '@od/telemetry';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Per request: a server span continuing the caller's W3C `traceparent` (the handler and every RPC
@@ -22,6 +30,7 @@ export function instrumentHttp(app: FastifyInstance, listener: 'public' | 'admin
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     recordHttp(listener, route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    recordOutcomes(request, reply, route);
     const span = spans.get(request);
     if (span) {
       span.setAttributes({ 'http.route': route, 'http.response.status_code': reply.statusCode });
@@ -30,4 +39,28 @@ export function instrumentHttp(app: FastifyInstance, listener: 'public' | 'admin
     }
     done();
   });
+  // the OAuth error code of a refused token request (the body is small; token routes only)
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (TOKEN_ROUTES.has(request.routeOptions.url ?? '') && reply.statusCode >= 400) {
+      const code =
+        typeof payload === 'string' ? /"error"\s*:\s*"([a-z_]{1,40})"/.exec(payload)?.[1] : undefined;
+      tokenErrors.set(request, code ?? String(reply.statusCode));
+    }
+    done(null, payload);
+  });
+}
+
+const TOKEN_ROUTES = new Set(['/oauth/token', '/v1/oauth/token']);
+const tokenErrors = new WeakMap<object, string>();
+
+/** Token and Idempotency-Key outcomes, read from the answer whatever component produced it. */
+function recordOutcomes(request: FastifyRequest, reply: FastifyReply, route: string): void {
+  if (TOKEN_ROUTES.has(route)) {
+    if (reply.statusCode === 200) recordToken('issued');
+    else recordToken('refused', tokenErrors.get(request) ?? String(reply.statusCode));
+  }
+  if (request.headers['idempotency-key'] === undefined || reply.statusCode >= 500) return;
+  if (reply.getHeader('idempotent-replayed') === 'true') recordIdempotency('replayed');
+  else if (reply.statusCode === 409) recordIdempotency('conflict');
+  else recordIdempotency('stored');
 }
