@@ -51,8 +51,12 @@ describe('ops listeners of a whole stack', () => {
     expect(Number(polled?.[1])).toBeGreaterThanOrEqual(3);
     expect(text).toContain('route="/v1/merchant/:merchantId",method="GET",status="401"');
     expect(text).not.toContain(merchantId);
-    expect(text).toMatch(/^od_rpc_client_duration_seconds_count\{op="feed.events.poll",outcome="ok"\} [1-9]/m);
-    expect(text).toMatch(/^od_rpc_server_duration_seconds_count\{op="feed.events.poll",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(
+      /^od_rpc_client_duration_seconds_count\{op="feed.events.poll",outcome="ok"\} [1-9]/m,
+    );
+    expect(text).toMatch(
+      /^od_rpc_server_duration_seconds_count\{op="feed.events.poll",outcome="ok"\} [1-9]/m,
+    );
   });
 
   it('counts refused tokens by OAuth error code', async () => {
