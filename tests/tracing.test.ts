@@ -69,7 +69,20 @@ describe('tracing over OTLP/HTTP', () => {
     const ids = new Set(mine().map((s) => s.spanId));
     const orphans = mine().filter((s) => s.parentSpanId && !ids.has(s.parentSpanId));
     expect(orphans.map((s) => s.name)).toEqual(['POST /v1/orders/:orderId/confirm']);
-    // an untraced request makes its own trace, not this one
     expect(receiver.spans.every((s) => s.service === 'od-test')).toBe(true);
+
+    // a caller that did not sample its trace: nothing of it is recorded, at any hop
+    const unsampled = randomBytes(16).toString('hex');
+    const get = await stack.api(`/v1/orders/${order.id}`, {
+      headers: {
+        authorization: `Bearer ${token}`,
+        traceparent: `00-${unsampled}-${randomBytes(8).toString('hex')}-00`,
+      },
+    });
+    expect(get.status).toBe(200);
+    await flushTracing();
+    await new Promise((r) => setTimeout(r, 500));
+    await flushTracing();
+    expect(receiver.spans.filter((s) => s.traceId === unsampled)).toEqual([]);
   });
 });

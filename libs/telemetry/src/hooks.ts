@@ -9,13 +9,13 @@ import {
   rpcOutcome,
 } from './metrics.ts';
 import {
+  activeSampledSpan,
   type Carrier,
   contextFromTraceparent,
-  extractContext,
   injectContext,
   runInSpan,
+  sampledContext,
   startSpan,
-  tracingEnabled,
 } from './tracing.ts';
 
 /**
@@ -33,7 +33,7 @@ const end = (span: Span | undefined, error?: string) => {
 /** Client side of one RPC: `headers(make)` gives NATS headers carrying the context (undefined when off). */
 export function rpcClientCall(subject: string) {
   const t0 = performance.now();
-  const span = startSpan('rpc-client', rpcOp(subject), { kind: SpanKind.CLIENT });
+  const span = activeSampledSpan() && startSpan('rpc-client', rpcOp(subject), { kind: SpanKind.CLIENT });
   return {
     headers<C extends Carrier>(make: () => C): C | undefined {
       if (!span) return undefined;
@@ -54,8 +54,8 @@ export function rpcClientCall(subject: string) {
 /** Server side of one RPC: `run` executes the handler inside a span continuing the caller's trace. */
 export function rpcServerCall(scope: string, subject: string, headers: Carrier | undefined) {
   const t0 = performance.now();
-  const parent = tracingEnabled() ? extractContext(headers) : undefined;
-  const span = startSpan(scope, rpcOp(subject), { kind: SpanKind.SERVER, parent });
+  const parent = sampledContext(headers);
+  const span = parent && startSpan(scope, rpcOp(subject), { kind: SpanKind.SERVER, parent });
   return {
     run: <T>(fn: () => T): T => runInSpan(span, fn, parent),
     end(status: number) {
@@ -116,7 +116,7 @@ interface ConsumedMsg {
  * the message headers); `done(outcome)` ends it and records redelivery, processing lag and outcome.
  */
 export function consumeMessage(consumer: string, msg: ConsumedMsg) {
-  const parent = tracingEnabled() && msg.headers ? extractContext(msg.headers) : undefined;
+  const parent = sampledContext(msg.headers);
   const span = parent
     ? startSpan(consumer, `consume ${consumer}`, {
         kind: SpanKind.CONSUMER,
@@ -153,7 +153,7 @@ export function traceQueries(
   pool.on('connect', (client: { query: QueryFn }) => {
     const query = client.query;
     client.query = function (this: unknown, ...args: unknown[]) {
-      if (!tracingEnabled() || !trace.getActiveSpan()) return query.apply(this, args);
+      if (!activeSampledSpan()) return query.apply(this, args);
       const first = args[0] as string | { text?: string } | undefined;
       const text = (typeof first === 'string' ? first : first?.text) ?? '';
       const op = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
@@ -192,7 +192,7 @@ export function traceQueries(
 export function traceRedis(redis: { sendCommand: (...args: any[]) => unknown }, scope: string): void {
   const send = redis.sendCommand;
   redis.sendCommand = function (this: unknown, ...args: unknown[]) {
-    if (!tracingEnabled() || !trace.getActiveSpan()) return send.apply(this, args);
+    if (!activeSampledSpan()) return send.apply(this, args);
     const cmd = args[0] as { name?: string; promise?: Promise<unknown> };
     const span = startSpan(scope, `redis ${cmd?.name ?? 'command'}`, {
       kind: SpanKind.CLIENT,

@@ -68,6 +68,11 @@ export function initTracing(
   return true;
 }
 
+/** Benchmarks: switches the hooks off and on again in one process (after initTracing). */
+export function setTracingEnabled(on: boolean): void {
+  enabled = on && provider !== undefined;
+}
+
 /** Flushes and stops export (process exit). */
 export async function shutdownTracing(): Promise<void> {
   const p = provider;
@@ -101,9 +106,20 @@ export function injectContext(carrier: Carrier, ctx?: Context): void {
   propagation.inject(ctx ?? context.active(), carrier, setter);
 }
 
-/** The active span's W3C traceparent (stored with an outbox row), null when tracing is off. */
+/**
+ * The active span when it is sampled. Child spans (RPC, SQL, Redis, publish) are made only under a
+ * sampled span and context travels only with sampled traces: an unsampled request costs the root's
+ * sampling decision and nothing more.
+ */
+export function activeSampledSpan(): Span | undefined {
+  if (!enabled) return undefined;
+  const s = trace.getActiveSpan();
+  return s?.isRecording() ? s : undefined;
+}
+
+/** The active span's W3C traceparent (stored with an outbox row), null when off or unsampled. */
 export function currentTraceparent(): string | null {
-  if (!enabled) return null;
+  if (!activeSampledSpan()) return null;
   const out: Record<string, string> = {};
   propagation.inject(context.active(), out);
   return out.traceparent ?? null;
@@ -132,11 +148,9 @@ export function withSpan<T>(
   opts: SpanOptions,
   fn: (span: Span | undefined) => Promise<T> | T,
 ): Promise<T> | T {
-  if (!enabled) return fn(undefined);
   const parent = opts.parent ?? context.active();
-  const span = trace
-    .getTracer(scope)
-    .startSpan(name, { kind: opts.kind, attributes: opts.attributes }, parent);
+  const span = startSpan(scope, name, { ...opts, parent });
+  if (!span) return fn(undefined);
   const fail = (e: unknown) => {
     span.recordException(e as Error);
     span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error)?.message });
@@ -160,9 +174,20 @@ export function withSpan<T>(
 /** A span started now and ended by the caller (HTTP requests); undefined when tracing is off. */
 export function startSpan(scope: string, name: string, opts: SpanOptions = {}): Span | undefined {
   if (!enabled) return undefined;
-  return trace
+  const span = trace
     .getTracer(scope)
     .startSpan(name, { kind: opts.kind, attributes: opts.attributes }, opts.parent ?? context.active());
+  if (span.isRecording()) return span;
+  span.end(); // not sampled: nothing below it is traced
+  return undefined;
+}
+
+/** A context from headers when they carry a sampled trace (else undefined: nothing to continue). */
+export function sampledContext(carrier: Carrier | undefined): Context | undefined {
+  if (!enabled || !carrier) return undefined;
+  const ctx = propagation.extract(ROOT_CONTEXT, carrier, getter);
+  const sc = trace.getSpanContext(ctx);
+  return sc && sc.traceFlags & 1 ? ctx : undefined;
 }
 
 /** Runs `fn` with `span` active (its children and log lines attach to it). */
