@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { flushTracing, initTracing, shutdownTracing } from '@od/telemetry';
 import {
+  createMerchant,
+  createOrder,
   issueTestToken,
   type ReceivedSpan,
   startOtlpReceiver,
@@ -8,7 +10,6 @@ import {
   type TestStack,
 } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, createOrder } from '../services/orders/src/test-helpers.ts';
 
 /**
  * One trace across every hop: a confirm sent with a W3C traceparent makes spans of the gateway, of
