@@ -189,6 +189,10 @@ export const gaugeSources = {
     'od_outbox_oldest_unpublished_seconds',
     'Age of the oldest unpublished outbox row (0 when none)',
   ),
+  outboxSetAside: sourcedGauge(
+    'od_outbox_set_aside',
+    'Outbox rows set aside after repeated publish failures (they wait for an operator)',
+  ),
   consumerPending: sourcedGauge(
     'od_consumer_pending',
     'Messages of the stream not yet delivered to the consumer',
