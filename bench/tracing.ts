@@ -5,7 +5,7 @@
 // on = OTLP/HTTP export to a local sink with 10% sampling (parent-based trace-id ratio).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callRpc, connectBus, serveRpc } from '@od/bus';
+import { callRpc, connectBus, serveOp } from '@od/bus';
 import { createPool } from '@od/db';
 import { createLogger } from '@od/logger';
 import {
@@ -43,15 +43,17 @@ const pool = createPool(
 );
 traceQueries(pool, 'bench');
 const subject = `benchtracing${process.pid}.rpc.bench.op`;
-const sub = serveRpc(
+// an op open to any caller (as `health`): no signature work in either phase
+const op = { service: 'bench', name: 'op', callers: 'any' } as const;
+const sub = serveOp(
   nc,
   subject,
-  'bench',
+  op as never,
   async () => {
     await pool.query('SELECT 1');
     return { status: 200, body: { ok: true } };
   },
-  log,
+  { queue: 'bench', log, keys: { ring: new Map() } as never },
 );
 
 async function phase(on: boolean): Promise<{ rps: number; p99: number }> {

@@ -1,12 +1,12 @@
-export * from './process-policy.ts';
 export * from './ops.ts';
+export * from './process-policy.ts';
 export * from './service.ts';
 
 import { type Config, ConfigError, loadConfig } from '@od/config';
 import { createLogger, type Logger } from '@od/logger';
-import { installProcessPolicy } from './process-policy.ts';
 import { initTracing, shutdownTracing } from '@od/telemetry';
 import { drainAll } from './ops.ts';
+import { installProcessPolicy } from './process-policy.ts';
 
 export interface ServiceHandle {
   stop(): Promise<void>;
