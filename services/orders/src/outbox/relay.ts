@@ -1,5 +1,5 @@
 import { jetstream } from '@nats-io/jetstream';
-import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import { ensureOrderEventStream, type OrderEventStreamSettings } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
