@@ -82,3 +82,9 @@ export const credentialViewSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+
+/** The create answer of the Admin API and the panel: the record with both secrets, shown this once. */
+export function createdCredentialView(c: CredentialChange) {
+  const { clientId, ...rest } = c.credential;
+  return { clientId, clientSecret: c.clientSecret, webhookSecret: c.webhookSecret ?? null, ...rest };
+}

@@ -4,6 +4,7 @@ import {
   type CredentialChange,
   type CredentialRecord,
   createCredentialBodySchema,
+  createdCredentialView,
   updateCredentialBodySchema,
 } from '@od/contracts';
 import { errors } from '@od/errors';
@@ -64,10 +65,7 @@ export const credentialAdminRoutes: RouteModule = (app, ctx) => {
         reply,
         CREDENTIAL_OPS.create,
         { merchantId: request.params.merchantId, body: request.body },
-        (c) => {
-          const { clientId, ...rest } = c.credential;
-          return { clientId, clientSecret: c.clientSecret, webhookSecret: c.webhookSecret ?? null, ...rest };
-        },
+        createdCredentialView,
         true,
       ),
   );

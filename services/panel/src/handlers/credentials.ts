@@ -4,6 +4,7 @@ import {
   type CredentialChange,
   type CredentialRecord,
   createCredentialBodySchema,
+  createdCredentialView,
   type OpSpec,
   updateCredentialBodySchema,
 } from '@od/contracts';
@@ -80,10 +81,7 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
         reply,
         CREDENTIAL_OPS.create,
         { merchantId: request.store!.merchantId, body: request.body },
-        (c) => {
-          const { clientId, ...rest } = c.credential;
-          return { clientId, clientSecret: c.clientSecret, webhookSecret: c.webhookSecret ?? null, ...rest };
-        },
+        createdCredentialView,
       ),
   );
 
