@@ -54,6 +54,7 @@ export function summary(v: Verdict, minutes: number): string {
   );
   out.push(`5xx/network errors: ${v.errors.inside} inside fault windows, ${v.errors.outside} outside`);
   for (const g of v.knownGaps) out.push(`known gap: ${g}`);
+  for (const r of v.reordered) out.push(`out of order (allowed): ${r}`);
   if (v.violations.length) {
     out.push(`FAILED (${v.violations.length}):`);
     for (const x of v.violations.slice(0, 30)) out.push(`  - ${x}`);

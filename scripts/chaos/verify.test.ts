@@ -86,6 +86,13 @@ describe('chaos verification', () => {
     expect(v.violations).toContain('late: order o1 received CREATED,CANCELLED,CONFIRMED');
   });
 
+  it('with allowOutOfOrder, lists an order out of order without failing on it, even when strict', () => {
+    const v = verify({ ...base, strict: true, allowOutOfOrder: true, feeds: [feed('late', ['e1', 'e3', 'e2'])] });
+    expect(v.credentials[0].outOfOrder).toBe(1);
+    expect(v.violations).toEqual([]);
+    expect(v.reordered).toContain('late: order o1 received CREATED,CANCELLED,CONFIRMED');
+  });
+
   it('fails on a transition executed twice and on a wrong final state', () => {
     const twice = cancelled('o1', [
       ['CREATED', 'e1'],
