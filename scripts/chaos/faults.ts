@@ -51,13 +51,17 @@ export async function injectFault(
     servers: Record<'nats' | 'postgres' | 'redis', OwnServer>;
     client: Client;
     probe: () => Promise<boolean>;
+    /** kill only replicas of these services (default: any) */
+    killOnly?: string[];
   },
 ): Promise<Fault> {
   const start = Date.now();
   let target: string | undefined;
   let restored: number;
   if (kind === 'kill') {
-    const candidates = deps.stack.replicas.filter((r) => r.ready);
+    const candidates = deps.stack.replicas.filter(
+      (r) => r.ready && (!deps.killOnly?.length || deps.killOnly.includes(r.service)),
+    );
     const victim = candidates[Math.floor(Math.random() * candidates.length)];
     target = victim.id;
     await deps.stack.killAndRestart(victim, between(300, 1500));

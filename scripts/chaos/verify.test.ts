@@ -87,7 +87,12 @@ describe('chaos verification', () => {
   });
 
   it('with allowOutOfOrder, lists an order out of order without failing on it, even when strict', () => {
-    const v = verify({ ...base, strict: true, allowOutOfOrder: true, feeds: [feed('late', ['e1', 'e3', 'e2'])] });
+    const v = verify({
+      ...base,
+      strict: true,
+      allowOutOfOrder: true,
+      feeds: [feed('late', ['e1', 'e3', 'e2'])],
+    });
     expect(v.credentials[0].outOfOrder).toBe(1);
     expect(v.violations).toEqual([]);
     expect(v.reordered).toContain('late: order o1 received CREATED,CANCELLED,CONFIRMED');

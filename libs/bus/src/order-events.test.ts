@@ -23,8 +23,23 @@ describe('order-event messages', () => {
       merchantId: m,
       channel: 'APP',
       eventType: 'CANCELLED',
+      orderSeq: 1,
     });
     expect('envelopeText' in r && r.envelopeText).toBe(JSON.stringify(envelope));
+  });
+  it('keeps a positive integer orderSeq and reads anything else as none', () => {
+    const seq = (orderSeq: unknown) => {
+      const r = parseOrderEvent(bytes({ merchantId: m, channel: 'APP', orderSeq, envelope }));
+      return 'error' in r ? r.error : r.orderSeq;
+    };
+    expect([seq(7), seq(undefined), seq(0), seq(-2), seq(1.5), seq('3')]).toEqual([
+      7,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
   it('refuses what cannot be stored or routed, saying why', () => {
     const ok = { merchantId: m, channel: 'APP', orderSeq: 1, envelope };

@@ -8,6 +8,8 @@ export interface ParsedOrderEvent {
   channel: OrderChannel;
   eventType: string;
   createdAt: string;
+  /** per-order sequence (1, 2, 3 ...) when the publisher sent one: consumers keep an order's events in order */
+  orderSeq: number | null;
   /** the publisher's envelope JSON (field order, omitted optionals): what integrators receive */
   envelopeText: string;
 }
@@ -39,6 +41,7 @@ export function parseOrderEvent(data: Uint8Array): ParsedOrderEvent | { error: s
     channel: m.channel,
     eventType: env.eventType,
     createdAt: env.createdAt,
+    orderSeq: Number.isInteger(m.orderSeq) && m.orderSeq > 0 ? m.orderSeq : null,
     envelopeText: JSON.stringify(env),
   };
 }

@@ -20,14 +20,35 @@ const LOCK_MERCHANT_SQL = 'SELECT pg_advisory_xact_lock($1::int, hashtext($2::te
 
 // An event already stored is never fanned out again: a redelivered or replayed message (e.g. a
 // recreated consumer) cannot put an event back into a feed that acknowledged or no longer holds it.
-const STORE_EVENT_SQL = `WITH ev AS (
-  INSERT INTO events (event_id, merchant_id, channel, event_type, order_id, created_at, envelope)
-  VALUES ($1, $2, $3, $4, $5, $6, $7)
+//
+// Per-order order (docs/event-stream.md): two replicas share the consumer, so an order's event N can
+// be stored after its N+1 (N held by a replica that crashed, or refused while PostgreSQL was down).
+// An event whose predecessor (order_seq - 1) is missing or itself held is stored HELD: its feed
+// entries exist but polling skips them. Storing an event that is not held releases the run of held
+// events right behind it (recursive: N+1, N+2 ... while each is held). The fan-out lock of the store
+// serializes this per store (an order's events all belong to one store), so the check never races.
+// One statement: data-modifying CTEs see the snapshot from before it, which is all `chain` needs.
+const STORE_EVENT_SQL = `WITH RECURSIVE ev AS (
+  INSERT INTO events (event_id, merchant_id, channel, event_type, order_id, created_at, envelope, order_seq, held_since)
+  SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::uuid, $6::timestamptz, $7::text, $8::int,
+    CASE WHEN $8::int > 1 AND NOT EXISTS (
+      SELECT 1 FROM events p WHERE p.order_id = $5::uuid AND p.order_seq = $8::int - 1 AND p.held_since IS NULL
+    ) THEN now() END
   ON CONFLICT (event_id) DO NOTHING
-  RETURNING event_id
+  RETURNING event_id, held_since IS NOT NULL AS held
+), chain AS (
+  SELECT e.event_id, e.order_seq FROM ev, events e
+  WHERE NOT ev.held AND e.order_id = $5::uuid AND e.order_seq = $8::int + 1 AND e.held_since IS NOT NULL
+  UNION ALL
+  SELECT e.event_id, e.order_seq FROM chain c
+  JOIN events e ON e.order_id = $5::uuid AND e.order_seq = c.order_seq + 1 AND e.held_since IS NOT NULL
+), released AS (
+  UPDATE events SET held_since = NULL WHERE event_id IN (SELECT event_id FROM chain) RETURNING event_id
+), unheld AS (
+  UPDATE feed_entries SET held = false WHERE event_id IN (SELECT event_id FROM released) AND held
 )
-INSERT INTO feed_entries (credential_id, event_id, event_created_at)
-SELECT c.client_id, ev.event_id, $6 FROM ev, credentials c
+INSERT INTO feed_entries (credential_id, event_id, event_created_at, held)
+SELECT c.client_id, ev.event_id, $6::timestamptz, ev.held FROM ev, credentials c
 WHERE ${recipientSql({
   credential: CREDENTIAL_COLUMNS,
   event: { merchantId: '$2::uuid', channel: '$3::text', createdAt: '$6::timestamptz' },
@@ -59,6 +80,7 @@ export async function storeEvents(pool: Pool, events: ParsedOrderEvent[]): Promi
           e.orderId,
           new Date(e.createdAt).toISOString(),
           e.envelopeText,
+          e.orderSeq,
         ],
       });
       added += r.rowCount ?? 0;
@@ -78,8 +100,8 @@ RETURNING (xmax = 0) AS inserted, status`;
 
 // A credential seen for the first time gets every stored event of its store that it receives
 // (events the consumer stored before this replica learnt about the credential).
-const BACKFILL_SQL = `INSERT INTO feed_entries (credential_id, event_id, event_created_at)
-SELECT $1, e.event_id, e.created_at FROM events e
+const BACKFILL_SQL = `INSERT INTO feed_entries (credential_id, event_id, event_created_at, held)
+SELECT $1, e.event_id, e.created_at, e.held_since IS NOT NULL FROM events e
 WHERE e.merchant_id = $2::uuid AND ${recipientSql({
   credential: {
     merchantId: '$2::uuid',
@@ -133,7 +155,7 @@ export async function upsertCredential(
 
 // THE hot path: one prepared statement; PostgreSQL concatenates the stored envelope texts into the
 // reply's JSON array, which travels untouched to the HTTP client. Reads only the partial index of
-// pending entries: its cost does not depend on acknowledged entries.
+// pending entries that are not held: its cost does not depend on acknowledged entries.
 // A page holds at most `limit` events AND at most $3 bytes (running sum of envelope bytes plus one
 // separator each, plus the brackets): the page stops early at the first event that would cross the
 // budget (the client polls again and gets the rest). The first event is always served: one envelope
@@ -145,7 +167,7 @@ FROM (
     sum(octet_length(e.envelope) + 1) OVER page AS bytes
   FROM (
     SELECT seq, event_id, event_created_at FROM feed_entries
-    WHERE credential_id = $1 AND acked_at IS NULL
+    WHERE credential_id = $1 AND acked_at IS NULL AND NOT held
     ORDER BY event_created_at, seq
     LIMIT $2
   ) p JOIN events e ON e.event_id = p.event_id
@@ -170,6 +192,27 @@ export async function pollFeed(
     rowMode: 'array',
   });
   return r.rows[0][0];
+}
+
+// Held events whose order has waited longer than the hold: every held event of such an order is
+// released at once (the missing one is very late or set aside; its successors wait no longer).
+const RELEASE_EXPIRED_SQL = `WITH released AS (
+  UPDATE events SET held_since = NULL
+  WHERE held_since IS NOT NULL AND order_id IN (SELECT order_id FROM events WHERE held_since < $1)
+  RETURNING event_id
+), unheld AS (
+  UPDATE feed_entries SET held = false WHERE event_id IN (SELECT event_id FROM released) AND held
+)
+SELECT count(*)::int AS n FROM released`;
+
+/** Releases holds older than `holdMs`; returns the number of events released. */
+export async function releaseExpiredHolds(pool: Pool, holdMs: number, now = new Date()): Promise<number> {
+  const r = await pool.query<{ n: number }>({
+    name: 'feed_release_expired_holds',
+    text: RELEASE_EXPIRED_SQL,
+    values: [new Date(now.getTime() - holdMs).toISOString()],
+  });
+  return r.rows[0].n;
 }
 
 const ACK_SQL = `UPDATE feed_entries SET acked_at = now()

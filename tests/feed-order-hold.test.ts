@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { createPool, type Pool } from '@od/db';
+import {
+  ack,
+  eventually,
+  issueTestToken,
+  type Publisher,
+  poll,
+  publisher,
+  startStack,
+  type TestStack,
+} from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releaseExpiredHolds } from '../services/feed/src/db/queries.ts';
+
+// Two feed replicas share one consumer: an order's event N can reach the feed after its N+1 (a
+// replica crashed holding N, or PostgreSQL refused N for a while). Polling never serves N+1 before
+// N: the later event is held until its predecessor is stored, or until the hold expires.
+describe("event feed: an order's events are served in the order's own order", () => {
+  let stack: TestStack;
+  let pub: Publisher;
+  let pool: Pool;
+  const at = (base: number, i: number) => new Date(base + i * 1000).toISOString();
+  // created an hour ago: receives the events these tests date a minute back
+  const reader = () => ({
+    scopes: ['orders:read' as const],
+    record: { createdAt: new Date(Date.now() - 3_600_000).toISOString() },
+  });
+  beforeAll(async () => {
+    stack = await startStack({ services: ['feed'] });
+    pub = await publisher(stack);
+    pool = createPool(stack.config.DATABASE_URL, 'feed', 2);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await pub?.close();
+    await stack?.stop();
+  });
+
+  /** publishes `marker` (another order) and waits until polling shows it: everything before is stored */
+  const settled = async (token: string, merchantId: string, createdAt: string) => {
+    const marker = await pub.publish(merchantId, { createdAt });
+    await eventually(
+      () => poll(stack, token),
+      (v) => v.some((e) => e.eventId === marker.eventId),
+    );
+    return marker;
+  };
+
+  it('holds events whose predecessor is missing and serves the whole run once it arrives', async () => {
+    const { token, merchantId } = await issueTestToken(stack, reader());
+    const orderId = randomUUID();
+    const base = Date.now() - 60_000;
+    const ev = (i: number, eventType: string) =>
+      pub.publish(merchantId, { orderId, orderSeq: i, eventType, createdAt: at(base, i) });
+    const e2 = await ev(2, 'CONFIRMED');
+    const e4 = await ev(4, 'DISPATCHED'); // predecessor present later, but held: held too
+    const e3 = await ev(3, 'PREPARING');
+    const marker = await settled(token, merchantId, at(base, 10));
+    expect((await poll(stack, token)).map((e) => e.eventId)).toEqual([marker.eventId]);
+
+    const e1 = await ev(1, 'CREATED');
+    const page = await eventually(
+      () => poll(stack, token),
+      (v) => v.length === 5,
+    );
+    expect(page.map((e) => e.eventId)).toEqual([e1, e2, e3, e4, marker].map((e) => e.eventId));
+    const held = await pool.query('SELECT count(*)::int AS n FROM events WHERE held_since IS NOT NULL');
+    expect(held.rows[0].n).toBe(0);
+  });
+
+  it('does not hold the next event once the earlier one was polled and acknowledged', async () => {
+    const { token, merchantId } = await issueTestToken(stack, reader());
+    const orderId = randomUUID();
+    const e1 = await pub.publish(merchantId, { orderId, orderSeq: 1 });
+    await eventually(
+      () => poll(stack, token),
+      (v) => v.length === 1,
+    );
+    expect((await ack(stack, token, [e1.eventId])).status).toBe(202);
+    const e2 = await pub.publish(merchantId, { orderId, orderSeq: 2, eventType: 'CONFIRMED' });
+    const page = await eventually(
+      () => poll(stack, token),
+      (v) => v.length === 1,
+    );
+    expect(page[0].eventId).toBe(e2.eventId);
+  });
+
+  it('serves held events once the hold expires (the predecessor never came), and backfills the hold', async () => {
+    const { token, merchantId } = await issueTestToken(stack, reader());
+    const orderId = randomUUID();
+    const base = Date.now() - 60_000;
+    const e5 = await pub.publish(merchantId, { orderId, orderSeq: 5, createdAt: at(base, 5) });
+    const e6 = await pub.publish(merchantId, { orderId, orderSeq: 6, createdAt: at(base, 6) });
+    const marker = await settled(token, merchantId, at(base, 10));
+    // a credential of the same store created now is backfilled with the held entries, held
+    const late = await issueTestToken(stack, { ...reader(), merchantId });
+    await eventually(
+      async () =>
+        (
+          await pool.query('SELECT count(*)::int AS n FROM feed_entries WHERE credential_id = $1', [
+            late.clientId,
+          ])
+        ).rows[0].n,
+      (n) => n === 3,
+    );
+    expect((await poll(stack, late.token)).map((e) => e.eventId)).toEqual([marker.eventId]);
+
+    expect(await releaseExpiredHolds(pool, 60_000)).toBe(0); // not expired yet
+    expect(await releaseExpiredHolds(pool, 60_000, new Date(Date.now() + 61_000))).toBe(2);
+    expect((await poll(stack, token)).map((e) => e.eventId)).toEqual([e5, e6, marker].map((e) => e.eventId));
+    expect((await poll(stack, late.token)).map((e) => e.eventId)).toEqual(
+      [e5, e6, marker].map((e) => e.eventId),
+    );
+  });
+});
