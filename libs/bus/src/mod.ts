@@ -7,4 +7,5 @@ export * from './order-events.ts';
 export * from './permissions.ts';
 export * from './recipients.ts';
 export * from './rpc.ts';
+export * from './store-scope.ts';
 export * from './streams.ts';

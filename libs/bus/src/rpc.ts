@@ -25,6 +25,7 @@ import {
 import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
 import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller.ts';
+import { merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
 
 const enc = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -73,6 +74,8 @@ export interface ServeOptions {
   log: Logger;
   /** keys of the signers this service accepts */
   keys: Pick<RpcKeys, 'ring'>;
+  /** how this service finds the store of a credential or order a merchant user names (store-scope.ts) */
+  storeOf?: StoreResolvers;
 }
 
 /**
@@ -177,6 +180,10 @@ async function handle<O extends OpSpec>(
     if (bad) result = bad;
     else {
       const [params, query, body] = parts.map((p) => (p as { value: unknown }).value);
+      const refusal =
+        caller.kind === 'merchantUser'
+          ? await merchantUserRefusal(op, caller, { params, body }, opts.storeOf ?? {}, traceId)
+          : null;
       const served = {
         traceId,
         caller,
@@ -189,7 +196,7 @@ async function handle<O extends OpSpec>(
         body,
         headers: req.headers,
       } as RequestOf<O>;
-      result = await handler(served);
+      result = refusal ?? (await handler(served));
     }
   } catch (e) {
     if (isHttpException(e)) result = e.http;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AuthContext, Caller, Principal, RpcResult } from './rpc.ts';
+import type { AuthContext, Caller, PanelArea, Principal, RpcResult } from './rpc.ts';
 import type { ServiceName } from './subjects.ts';
 
 /**
@@ -12,6 +12,12 @@ export interface OpSpec {
   readonly name: string;
   /** allowed callers; 'any' = no signature checked (health only: it reads nothing of any store) */
   readonly callers: readonly Caller[] | 'any';
+  /**
+   * The panel area a merchant user's role must reach (required when `merchantUser` is a caller):
+   * the owning service checks it, and that every store, credential or order the request names
+   * belongs to the user's store, whatever the panel already checked (libs/bus/src/store-scope.ts).
+   */
+  readonly area?: PanelArea;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;

@@ -16,6 +16,10 @@ export type Actor =
   | { kind: 'CHANNEL' }
   | { kind: 'COURIER' };
 
+/** The parts of the merchant panel; a `merchantUser` principal's scopes are the areas its role reaches. */
+export const PANEL_AREAS = ['orders', 'menu', 'store', 'credentials', 'settings'] as const;
+export type PanelArea = (typeof PANEL_AREAS)[number];
+
 /**
  * On whose behalf a request is made. Front doors (gateway, panel) assert the first four after their
  * own authentication; a service asserts only itself.

@@ -1,5 +1,13 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { connectBus, createRpcClient, loadRpcKeys, type RpcClient, serveOp, serveOps } from '@od/bus';
+import {
+  connectBus,
+  createRpcClient,
+  loadRpcKeys,
+  type RpcClient,
+  type StoreResolvers,
+  serveOp,
+  serveOps,
+} from '@od/bus';
 import type { Config } from '@od/config';
 import {
   type Catalogue,
@@ -25,7 +33,8 @@ export interface ServiceBase {
    * Serves every op of this service's catalogue (`RPC.<service>`), queue group = service name: each
    * request's signed caller is verified against the op's callers before its handler runs.
    */
-  serve<C extends Catalogue>(catalogue: C, handlers: Handlers<C>): void;
+  /** `storeOf`: how this service finds the store of a credential or order a merchant user names */
+  serve<C extends Catalogue>(catalogue: C, handlers: Handlers<C>, opts?: { storeOf?: StoreResolvers }): void;
   /** signed, typed calls to other services, as this service */
   rpc: RpcClient;
   /** closes subscriptions, NATS and the pool (call last in the service's stop) */
@@ -52,13 +61,17 @@ export async function startServiceBase(
   const serveOpts = { queue: name, log, keys };
   const subs: Subscription[] = [];
   const degraded = dbUnavailableAnswer(log);
-  const serve = <C extends Catalogue>(catalogue: C, handlers: Handlers<C>) => {
+  const serve = <C extends Catalogue>(
+    catalogue: C,
+    handlers: Handlers<C>,
+    o: { storeOf?: StoreResolvers } = {},
+  ) => {
     for (const op of Object.values(catalogue))
       if (op.service !== name) throw new Error(`${name} cannot serve ${op.service}.${op.name}`);
     const guarded = Object.fromEntries(
       Object.entries(handlers).map(([k, h]) => [k, degraded(h as Handler)]),
     ) as unknown as Handlers<C>;
-    subs.push(...serveOps(nc, n, catalogue, guarded, serveOpts));
+    subs.push(...serveOps(nc, n, catalogue, guarded, { ...serveOpts, storeOf: o.storeOf }));
   };
   // health reads nothing of any store: open to any caller (the admin health route, probes)
   const health = { service: name, name: 'health', callers: 'any' } as const;

@@ -5,6 +5,7 @@ import { RPC } from '@od/contracts';
 import { createSecretBox, parseKeyring } from '@od/crypto';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
+import { storeOfCredential } from './db/credentials.ts';
 import { resealWebhookSecrets } from './db/secrets-at-rest.ts';
 import type { AuthDeps } from './deps.ts';
 import { warmSecrets } from './domain/secrets.ts';
@@ -42,19 +43,23 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       base.log.info(sealed, 'plaintext webhook secrets encrypted');
     await Promise.all([republishAll(db, kv, base.log), warmSecrets()]);
     const list = credentialsByMerchant(deps);
-    base.serve(RPC.auth, {
-      tokenIssue: tokenIssue(deps),
-      create: credentialsCreate(deps),
-      list,
-      update: credentialsUpdate(deps),
-      pause: credentialsLifecycle(deps, 'pause'),
-      resume: credentialsLifecycle(deps, 'resume'),
-      revoke: credentialsLifecycle(deps, 'revoke'),
-      rotateWebhookSecret: credentialsRotate(deps),
-      credentialsByMerchant: list,
-      webhookSecrets: webhookSecrets(deps),
-      rotateKey: secretsRotateKey(deps),
-    });
+    base.serve(
+      RPC.auth,
+      {
+        tokenIssue: tokenIssue(deps),
+        create: credentialsCreate(deps),
+        list,
+        update: credentialsUpdate(deps),
+        pause: credentialsLifecycle(deps, 'pause'),
+        resume: credentialsLifecycle(deps, 'resume'),
+        revoke: credentialsLifecycle(deps, 'revoke'),
+        rotateWebhookSecret: credentialsRotate(deps),
+        credentialsByMerchant: list,
+        webhookSecrets: webhookSecrets(deps),
+        rotateKey: secretsRotateKey(deps),
+      },
+      { storeOf: { clientId: storeOfCredential(db) } },
+    );
     await base.nc.flush(); // started = subscriptions known to the server (a request right after is served)
   } catch (e) {
     await db.$disconnect().catch(() => {});

@@ -6,7 +6,7 @@ import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from
 import { startFeedConsumer } from './consumer.ts';
 import { startCredentialSync } from './credentials-sync.ts';
 import { createDb } from './db/client.ts';
-import { runRetention } from './db/queries.ts';
+import { runRetention, storeOfCredential } from './db/queries.ts';
 import { ackHandler } from './handlers/ack.ts';
 import { adminEventsHandler } from './handlers/admin-events.ts';
 import { pollHandler } from './handlers/poll.ts';
@@ -23,11 +23,15 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   // credentials first (not required for correctness: a late credential is backfilled)
   const creds = await startCredentialSync(nc, n, pool, log);
   const consumer = await startFeedConsumer({ nc, jsm, names: n, pool, log });
-  base.serve(RPC.feed, {
-    poll: pollHandler(pool),
-    ack: ackHandler(pool),
-    adminEvents: adminEventsHandler(db),
-  });
+  base.serve(
+    RPC.feed,
+    {
+      poll: pollHandler(pool),
+      ack: ackHandler(pool),
+      adminEvents: adminEventsHandler(db),
+    },
+    { storeOf: { clientId: storeOfCredential(pool) } },
+  );
   const retention = async () => {
     try {
       const r = await runRetention(pool, { days: FEED_RETENTION_DAYS });

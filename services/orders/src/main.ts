@@ -5,6 +5,7 @@ import { RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import type { OrdersDeps } from './core.ts';
 import { createDb } from './db/client.ts';
+import { storeOfOrder } from './db/orders.ts';
 import { MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES, REPLY_OVERHEAD_BYTES } from './domain/limits.ts';
 import { adminAction, publicAction } from './handlers/action.ts';
 import { adminCancel } from './handlers/admin-cancel.ts';
@@ -54,17 +55,21 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
     leads: () => relay.isLeader(),
     afterCommit: opts.afterCommit,
   };
-  base.serve(RPC.orders, {
-    get: getOrder(deps),
-    action: publicAction(deps),
-    adminCreate: adminCreate(deps),
-    adminGet: adminGet(deps, createDb(base.pool)),
-    adminAction: adminAction(deps),
-    adminPayment: adminPayment(deps),
-    adminCancel: adminCancel(deps),
-    adminEdit: adminEdit(deps),
-    adminCourier: adminCourier(deps),
-  });
+  base.serve(
+    RPC.orders,
+    {
+      get: getOrder(deps),
+      action: publicAction(deps),
+      adminCreate: adminCreate(deps),
+      adminGet: adminGet(deps, createDb(base.pool)),
+      adminAction: adminAction(deps),
+      adminPayment: adminPayment(deps),
+      adminCancel: adminCancel(deps),
+      adminEdit: adminEdit(deps),
+      adminCourier: adminCourier(deps),
+    },
+    { storeOf: { orderId: storeOfOrder(base.pool) } },
+  );
   return {
     relay,
     async stop() {

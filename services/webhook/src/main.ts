@@ -54,13 +54,17 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     perClientCap: PER_URL_CAP,
   });
   const ctx: HandlerContext = { pool, db, credentials, wake: () => dispatcher.wake() };
-  base.serve(RPC.webhook, {
-    attempts: attemptsHandler(ctx),
-    deliveries: deliveriesHandler(ctx),
-    status: statusHandler(ctx),
-    resend: resendHandler(ctx),
-    clearQueue: clearQueueHandler(ctx),
-  });
+  base.serve(
+    RPC.webhook,
+    {
+      attempts: attemptsHandler(ctx),
+      deliveries: deliveriesHandler(ctx),
+      status: statusHandler(ctx),
+      resend: resendHandler(ctx),
+      clearQueue: clearQueueHandler(ctx),
+    },
+    { storeOf: { clientId: async (id) => credentials.get(id)?.merchantId ?? null } },
+  );
   const intake = await startIntake({
     nc,
     names: base.names,

@@ -14,23 +14,36 @@ export const CREDENTIAL_OPS = defineOps('auth', {
   create: {
     name: 'credentials.create',
     callers: ['admin', 'merchantUser'],
+    area: 'credentials',
     body: z.object({ merchantId: z.string(), body: z.unknown() }),
   },
   /** -> 200 CredentialRecord[] */
-  list: { name: 'credentials.list', callers: ['admin', 'merchantUser'], body: merchant },
+  list: { name: 'credentials.list', callers: ['admin', 'merchantUser'], area: 'credentials', body: merchant },
   /** body { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
   update: {
     name: 'credentials.update',
     callers: ['admin', 'merchantUser'],
+    area: 'credentials',
     body: z.object({ clientId: z.string(), body: z.unknown() }),
   },
-  pause: { name: 'credentials.pause', callers: ['admin', 'merchantUser'], body: client },
-  resume: { name: 'credentials.resume', callers: ['admin', 'merchantUser'], body: client },
-  revoke: { name: 'credentials.revoke', callers: ['admin', 'merchantUser'], body: client },
+  pause: { name: 'credentials.pause', callers: ['admin', 'merchantUser'], area: 'credentials', body: client },
+  resume: {
+    name: 'credentials.resume',
+    callers: ['admin', 'merchantUser'],
+    area: 'credentials',
+    body: client,
+  },
+  revoke: {
+    name: 'credentials.revoke',
+    callers: ['admin', 'merchantUser'],
+    area: 'credentials',
+    body: client,
+  },
   /** -> 200 CredentialChange with webhookSecret */
   rotateWebhookSecret: {
     name: 'credentials.rotateWebhookSecret',
     callers: ['admin', 'merchantUser'],
+    area: 'credentials',
     body: client,
   },
 });

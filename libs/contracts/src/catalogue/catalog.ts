@@ -13,11 +13,17 @@ export const CATALOG_OPS = defineOps('catalog', {
   /** body MerchantCreate -> 201 AdminMerchant */
   adminCreate: { name: 'admin.merchant.create', callers: ['admin'], body: z.unknown() },
   /** -> 200 AdminMerchant | 404 { error: not_found } */
-  adminGet: { name: 'admin.merchant.get', callers: ['admin', 'merchantUser', 'panel'], params: merchant },
+  adminGet: {
+    name: 'admin.merchant.get',
+    callers: ['admin', 'merchantUser', 'panel'],
+    area: 'store',
+    params: merchant,
+  },
   /** body MerchantPatch -> 200 AdminMerchant | 404 */
   adminPatch: {
     name: 'admin.merchant.patch',
     callers: ['admin', 'merchantUser'],
+    area: 'settings',
     params: merchant,
     body: z.unknown(),
   },
@@ -25,6 +31,7 @@ export const CATALOG_OPS = defineOps('catalog', {
   adminPutMenu: {
     name: 'admin.merchant.putMenu',
     callers: ['admin', 'merchantUser'],
+    area: 'menu',
     params: merchant,
     body: z.unknown(),
   },
@@ -32,6 +39,7 @@ export const CATALOG_OPS = defineOps('catalog', {
   merchantSnapshot: {
     name: 'internal.merchantSnapshot',
     callers: ['orders', 'auth', 'merchantUser'],
+    area: 'menu',
     body: merchant,
     reply: z.custom<MerchantSnapshot>(),
   },

@@ -12,6 +12,7 @@ export const FEED_OPS = defineOps('feed', {
   adminEvents: {
     name: 'admin.credentialEvents',
     callers: ['admin', 'merchantUser'],
+    area: 'credentials',
     params: z.object({ clientId: z.string() }),
     query: z.record(z.string(), z.unknown()).optional(),
   },

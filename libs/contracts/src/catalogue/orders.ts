@@ -21,13 +21,15 @@ export const ORDER_OPS = defineOps('orders', {
   adminCreate: {
     name: 'admin.create',
     callers: ['admin', 'merchantUser'],
+    area: 'orders',
     params: z.object({ merchantId: z.string() }),
     body: adminBody,
   },
-  adminGet: { name: 'admin.get', callers: ['admin', 'merchantUser', 'panel'], params: order },
+  adminGet: { name: 'admin.get', callers: ['admin', 'merchantUser', 'panel'], area: 'orders', params: order },
   adminAction: {
     name: 'admin.action',
     callers: ['admin', 'merchantUser'],
+    area: 'orders',
     params: orderAction,
     body: adminBody,
   },

@@ -10,6 +10,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
   attempts: {
     name: 'admin.webhookAttempts',
     callers: ['admin', 'merchantUser'],
+    area: 'credentials',
     params: client,
     query: page,
   },
@@ -17,17 +18,29 @@ export const WEBHOOK_OPS = defineOps('webhook', {
   deliveries: {
     name: 'admin.webhookDeliveries',
     callers: ['admin', 'merchantUser'],
+    area: 'credentials',
     params: client,
     query: page,
   },
   /** -> 200 WebhookEndpointView | 404 */
-  status: { name: 'admin.webhookStatus', callers: ['admin', 'merchantUser'], params: client },
+  status: {
+    name: 'admin.webhookStatus',
+    callers: ['admin', 'merchantUser'],
+    area: 'credentials',
+    params: client,
+  },
   /** -> 202 WebhookDeliveryView | 404 (event unknown to the credential) | 409 */
   resend: {
     name: 'admin.webhookResend',
     callers: ['admin', 'merchantUser'],
+    area: 'credentials',
     params: z.object({ clientId: z.string(), eventId: z.string() }),
   },
   /** -> 200 { cleared, reactivated } | 404 */
-  clearQueue: { name: 'admin.webhookClearQueue', callers: ['admin', 'merchantUser'], params: client },
+  clearQueue: {
+    name: 'admin.webhookClearQueue',
+    callers: ['admin', 'merchantUser'],
+    area: 'credentials',
+    params: client,
+  },
 });

@@ -28,6 +28,10 @@ export function toRecord(row: CredentialRow): CredentialRecord {
 export const findCredential = (db: Db | Tx, clientId: string) =>
   db.credential.findUnique({ where: { clientId } });
 
+/** The store of a credential (null = unknown): what a merchant user's request is checked against. */
+export const storeOfCredential = (db: Db) => async (clientId: string) =>
+  (await db.credential.findUnique({ where: { clientId }, select: { merchantId: true } }))?.merchantId ?? null;
+
 export const listByMerchant = (db: Db, merchantId: string) =>
   db.credential.findMany({ where: { merchantId }, orderBy: [{ createdAt: 'asc' }, { clientId: 'asc' }] });
 

@@ -89,6 +89,14 @@ export async function storeEvents(pool: Pool, events: ParsedOrderEvent[]): Promi
   });
 }
 
+/** The store of a credential (null = unknown): what a merchant user's request is checked against. */
+export const storeOfCredential = (pool: Pool) => async (clientId: string) => {
+  const r = await pool.query<{ m: string }>('SELECT merchant_id AS m FROM credentials WHERE client_id = $1', [
+    clientId,
+  ]);
+  return r.rows[0]?.m ?? null;
+};
+
 const UPSERT_CREDENTIAL_SQL = `INSERT INTO credentials AS c (client_id, merchant_id, status, include_marketplace_orders, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (client_id) DO UPDATE SET

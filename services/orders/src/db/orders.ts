@@ -1,6 +1,6 @@
 import type { Actor, OrderChannel, OrderType, Situation } from '@od/contracts';
 import { isGuid } from '@od/contracts';
-import type { PoolClient } from '@od/db';
+import type { Pool, PoolClient } from '@od/db';
 
 /**
  * SQL of the orders service (through the service's pg pool, search_path = orders). `orders.document`
@@ -132,3 +132,10 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
 }
 
 export { withTx } from '@od/db';
+
+/** The store of an order (null = unknown): what a merchant user's request is checked against. */
+export const storeOfOrder = (pool: Pool) => async (orderId: string) => {
+  if (!isGuid(orderId)) return null;
+  const r = await pool.query<{ m: string }>('SELECT merchant_id AS m FROM orders WHERE id = $1', [orderId]);
+  return r.rows[0]?.m ?? null;
+};

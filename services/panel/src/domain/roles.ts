@@ -1,8 +1,8 @@
-import type { PanelRole } from '@od/contracts';
+import { PANEL_AREAS, type PanelArea, type PanelRole } from '@od/contracts';
 
 /** What a role reaches. STAFF runs the orders board and the menu; OWNER everything. */
-export const AREAS = ['orders', 'menu', 'store', 'credentials', 'settings'] as const;
-export type Area = (typeof AREAS)[number];
+export const AREAS = PANEL_AREAS;
+export type Area = PanelArea;
 
 const STAFF_AREAS: ReadonlySet<Area> = new Set(['orders', 'menu', 'store']);
 
