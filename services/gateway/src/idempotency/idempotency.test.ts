@@ -240,4 +240,44 @@ describe('Idempotency.run', () => {
     expect(c.calls).toBe(1);
     dead.disconnect();
   });
+
+  /** A Redis client whose next call of `command` is late (ran: `late`) or never reaches Redis (`lost`). */
+  function slowOnce(command: 'odIdemAcquire' | 'odIdemComplete', mode: 'late' | 'lost') {
+    const slow = new Redis(currentInfra().redisUrl);
+    createIdempotency(slow, prefix, { log: silent }); // defines the commands
+    const real = slow[command].bind(slow) as (...a: unknown[]) => Promise<unknown>;
+    let once = true;
+    (slow as unknown as Record<string, unknown>)[command] = (...a: unknown[]) => {
+      if (!once) return real(...a);
+      once = false;
+      const ran = mode === 'late' ? real(...a) : Promise.resolve(null);
+      return ran.then((v) => new Promise((r) => setTimeout(() => r(v), 1_500)));
+    };
+    return { slow, idem: createIdempotency(slow, prefix, { log: silent, waitMs: 500 }) };
+  }
+
+  it('a lock taken by a call that timed out is freed at once: the retry executes', async () => {
+    const { slow, idem: late } = slowOnce('odIdemAcquire', 'late');
+    const k = key();
+    const c = counter();
+    expect((await rejection(late.run(req(k), 'fp', c.exec))).http.status).toBe(503);
+    expect(c.calls).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    const r = await late.run(req(k), 'fp', c.exec);
+    expect(r.status).toBe(202);
+    expect(c.calls).toBe(1);
+    slow.disconnect();
+  });
+
+  it('an answer whose recording timed out is recorded in the background: the retry replays it', async () => {
+    const { slow, idem: lost } = slowOnce('odIdemComplete', 'lost');
+    const k = key();
+    const c = counter();
+    expect((await lost.run(req(k), 'fp', c.exec)).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 300));
+    const again = await lost.run(req(k), 'fp', c.exec);
+    expect(again.headers[REPLAY_HEADER]).toBe('true');
+    expect(c.calls).toBe(1);
+    slow.disconnect();
+  });
 });

@@ -28,6 +28,9 @@ import type { Redis, Result } from 'ioredis';
  *   executes. A waiter gives up after WAIT_MS with 503 (retryable, Retry-After: 1): the first
  *   request is still running. The lock outlives the RPC timeout (10 s), so it cannot expire while
  *   the first execution may still succeed; a gateway crash mid-execution frees the key after LOCK_MS.
+ * - A Redis call that timed out may still have run: after a timed-out lock, the lock is released in
+ *   the background (compare-and-delete of our own value); after a timed-out record, recording is
+ *   retried in the background. Either way a retry is not blocked until LOCK_MS.
  * - Redis unreachable: a request carrying a key answers 503 (retryable) and nothing is executed,
  *   rather than risking a double execution. Requests without the header just execute.
  * - Redis is the fast path and the in-flight lock, not the record of truth: `execute` receives the
@@ -54,6 +57,8 @@ export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 export const LOCK_MS = 30_000;
 export const WAIT_MS = 15_000;
 const REDIS_TIMEOUT_MS = 1_000;
+/** Background attempts to settle a lock after a timed-out Redis call (waits before each). */
+const SETTLE_RETRY_MS = [0, 250, 1_000, 2_000, 4_000];
 export const REPLAY_HEADER = IDEMPOTENT_REPLAYED_HEADER;
 
 export interface IdempotencyOptions {
@@ -153,6 +158,21 @@ export function createIdempotency(redis: Redis, prefix: string, opts: Idempotenc
     return new HttpException(errors.unavailable(request.id));
   };
 
+  /** After a timed-out call: settle our own lock in the background (record `value`, or free it). */
+  const settleLater = (rkey: string, pending: string, value: string) => {
+    void (async () => {
+      for (const wait of SETTLE_RETRY_MS) {
+        await sleep(wait);
+        try {
+          await bounded(redis.odIdemComplete(rkey, pending, value, RECORD_TTL_SECONDS));
+          return;
+        } catch {
+          // Redis still slow or down: try again, then leave it to the lock's expiry
+        }
+      }
+    })();
+  };
+
   async function finish(
     request: FastifyRequest,
     rkey: string,
@@ -176,11 +196,12 @@ export function createIdempotency(redis: Redis, prefix: string, opts: Idempotenc
       if (ok !== 1)
         (log ?? request.log).warn({ traceId: request.id }, 'idempotency lock lost before recording');
     } catch (e) {
-      // executed, but not recorded: the answer is still sent; the lock expires after LOCK_MS
+      // executed, but not recorded yet: the answer is still sent, recording is retried in the background
       (log ?? request.log).error(
         { err: (e as Error).message, traceId: request.id },
         'idempotency record not stored',
       );
+      settleLater(rkey, pending, value);
     }
   }
 
@@ -200,6 +221,7 @@ export function createIdempotency(redis: Redis, prefix: string, opts: Idempotenc
         try {
           existing = await bounded(redis.odIdemAcquire(rkey, pending, lockMs));
         } catch (e) {
+          settleLater(rkey, pending, ''); // the lock may have been taken: free it for the retry
           throw unavailable(request, e);
         }
         if (existing === null) break; // the lock is ours: execute
