@@ -109,6 +109,40 @@ describe('orders: size limits of intake, edit and events', () => {
   });
 });
 
+describe('orders: the admin view carries history a page at a time', () => {
+  let stack: TestStack;
+  let merchantId: string;
+  beforeAll(async () => {
+    stack = await startStack({ services: ['auth', 'catalog', 'orders'] });
+    ({ merchantId } = await createMerchant(stack));
+  });
+  afterAll(async () => stack?.stop());
+
+  it('pages of at most 200 entries, oldest first, followed by historyAfter until no cursor', async () => {
+    const o = await createOrder(stack, merchantId);
+    for (let i = 0; i < 230; i++) {
+      const r = await stack.admin('POST', `/admin/v1/orders/${o.id}/courier`, {
+        eventType: 'COURIER_ASSIGNED',
+        delivery: { courier: { name: `Rita ${i}`, phone: '11999999999' } },
+      });
+      expect(r.status).toBe(202);
+    }
+    type View = { id: string; history: { trigger: string }[]; historyNextCursor?: string };
+    const first = (await (await stack.admin('GET', `/admin/v1/orders/${o.id}`)).json()) as View;
+    expect(first.id).toBe(o.id);
+    expect(first.history).toHaveLength(200);
+    expect(first.history[0].trigger).not.toBe('COURIER');
+    expect(first.historyNextCursor).toMatch(/^\d+$/);
+    const res = await stack.admin('GET', `/admin/v1/orders/${o.id}?historyAfter=${first.historyNextCursor}`);
+    const second = (await res.json()) as View;
+    expect(second.id).toBe(o.id);
+    expect(second.history).toHaveLength(31);
+    expect(second.historyNextCursor).toBeUndefined();
+    const bad = await stack.admin('GET', `/admin/v1/orders/${o.id}?historyAfter=abc`);
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('orders: extraInfo carries channel and origin markers', () => {
   let stack: TestStack;
   let merchantId: string;

@@ -3,6 +3,11 @@ import { defineOps } from '../op.ts';
 import { ORDER_ACTIONS } from '../order.ts';
 
 const order = z.object({ orderId: z.string() });
+/** the admin order view's history cursor (an entry id) */
+export const HISTORY_CURSOR = /^\d{1,18}$/;
+export const adminOrderQuerySchema = z
+  .object({ historyAfter: z.string().regex(HISTORY_CURSOR, 'cursor inválido').optional() })
+  .optional();
 const orderAction = z.object({ orderId: z.string(), action: z.enum(ORDER_ACTIONS) });
 /** admin bodies are validated by the service itself (admin error form, its own messages) */
 const adminBody = z.unknown();
@@ -25,7 +30,14 @@ export const ORDER_OPS = defineOps('orders', {
     params: z.object({ merchantId: z.string() }),
     body: adminBody,
   },
-  adminGet: { name: 'admin.get', callers: ['admin', 'merchantUser', 'panel'], area: 'orders', params: order },
+  /** query { historyAfter? }: one page of history (README of orders, "Admin view") */
+  adminGet: {
+    name: 'admin.get',
+    callers: ['admin', 'merchantUser', 'panel'],
+    area: 'orders',
+    params: order,
+    query: adminOrderQuerySchema,
+  },
   adminAction: {
     name: 'admin.action',
     callers: ['admin', 'merchantUser'],

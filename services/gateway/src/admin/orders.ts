@@ -1,4 +1,5 @@
 import {
+  adminOrderQuerySchema,
   cancellationBodySchema,
   cancelSchema,
   courierUpdateSchema,
@@ -36,8 +37,15 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
       return writeRpcReply(reply, r);
     },
   );
-  app.get('/admin/v1/orders/:orderId', { schema: { params: orderParams } }, (request, reply) =>
-    forward(ctx, request, reply, ORDER_OPS.adminGet, { params: { orderId: request.params.orderId } }),
+  // history a page at a time: follow `historyNextCursor` with ?historyAfter= (orders README)
+  app.get(
+    '/admin/v1/orders/:orderId',
+    { schema: { params: orderParams, querystring: adminOrderQuerySchema } },
+    (request, reply) =>
+      forward(ctx, request, reply, ORDER_OPS.adminGet, {
+        params: { orderId: request.params.orderId },
+        query: request.query ?? {},
+      }),
   );
   app.patch(
     '/admin/v1/orders/:orderId',

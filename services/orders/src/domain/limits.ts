@@ -14,3 +14,25 @@ export const MAX_EVENT_BYTES = 64 * 1024;
 export const REPLY_OVERHEAD_BYTES = 16 * 1024;
 
 export const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/**
+ * The admin order view (document + situation + history) must cross the bus too: it carries the
+ * history a page at a time, at most this many entries and as many bytes as the document leaves.
+ */
+export const HISTORY_PAGE_MAX_ENTRIES = 200;
+export const ADMIN_VIEW_MAX_BYTES = 960 * 1024;
+
+/**
+ * How many entries (JSON sizes in order) one history page takes: at most `maxEntries`, within
+ * `budget` bytes (each plus a separator), and always at least one (an entry is bounded far below).
+ */
+export function historyPageLength(sizes: readonly number[], budget: number, maxEntries: number): number {
+  let used = 0;
+  let n = 0;
+  for (const size of sizes) {
+    if (n >= maxEntries || (n > 0 && used + size + 1 > budget)) break;
+    used += size + 1;
+    n++;
+  }
+  return n;
+}
