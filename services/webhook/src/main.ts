@@ -50,6 +50,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     agent,
     allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     retryScale: config.WEBHOOK_RETRY_SCALE,
+    appId: config.OD_APP_ID,
     globalCap: GLOBAL_CAP,
     perClientCap: PER_URL_CAP,
   });
