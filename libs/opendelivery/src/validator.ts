@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
@@ -15,8 +15,23 @@ import { OpenAPIBackend } from 'openapi-backend';
  * eventType to a schema that includes the Event schema again, which JSON Schema validators cannot
  * follow; `event()` applies that mapping itself (e.g. CANCELLED requires `metadata.reason/code`).
  */
-export const OD_SPEC_PATH = path.join(import.meta.dirname, 'spec', 'opendelivery-1.4.0.yaml');
-const INFORMAL_FORMATS = ['decimal', 'float', 'double', 'int32', 'int64', 'URL', 'url', 'binary', 'byte'];
+// resolved through the package's exports, so a service bundle (dist/) finds it too
+export const OD_SPEC_PATH = createRequire(import.meta.url).resolve(
+  '@od/opendelivery/spec/opendelivery-1.4.0.yaml',
+);
+const INFORMAL_FORMATS = [
+  'decimal',
+  'float',
+  'double',
+  'int32',
+  'int64',
+  'URL',
+  'url',
+  'binary',
+  'byte',
+  'CRC32',
+  'SHA256',
+];
 
 export interface OdValidator {
   /** errors (empty when valid) of `body` as the `status` response of the standard's `operationId` */
