@@ -151,4 +151,44 @@ describe('secret hygiene', () => {
       ).toEqual([]);
     }
   });
+
+  it('the Open Delivery push and merchant read log neither the client secret nor the api key', async () => {
+    const { merchantId } = await createMerchant(stack);
+    const c = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
+      name: 'pdv od',
+      scopes: ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'],
+      deliveryMode: 'WEBHOOK',
+      webhookUrl: `${receiver.url}/od`,
+      apiProfile: 'OPEN_DELIVERY',
+    });
+    expect(c.status).toBe(201);
+    const cred = await c.json();
+    const apiKey = `api-key-${randomUUID()}`;
+    const before = lines.length;
+    const t = await requestToken(stack, cred.clientId, cred.clientSecret);
+    const auth = {
+      authorization: `Bearer ${(await t.json()).access_token}`,
+      'content-type': 'application/json',
+    };
+    const onboard = await stack.api(`/v1/merchantOnboarding?merchantId=${merchantId}`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ getMerchantURL: { baseURL: `${receiver.url}/od/merchant`, apiKey } }),
+    });
+    expect(onboard.status).toBe(201);
+    // the receiver answers an empty 200: not a document, a 400; the key was sent all the same
+    expect((await stack.api('/v1/menuUpdated', { method: 'POST', headers: auth })).status).toBe(400);
+    expect(receiver.requests.some((r) => r.headers['x-api-key'] === apiKey)).toBe(true);
+    const order = await createOrder(stack, merchantId);
+    await receiver.waitFor(1, 20_000, (r) => r.path === '/od/v1/newEvent' && r.rawBody.includes(order.id));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(lines.length).toBeGreaterThan(before + 5);
+    for (const [name, value] of Object.entries({ clientSecret: cred.clientSecret as string, apiKey })) {
+      const hits = lines.filter((l) => l.includes(value));
+      expect(
+        hits.map((h) => h.slice(0, 300)),
+        `${name} appears in the logs`,
+      ).toEqual([]);
+    }
+  });
 });

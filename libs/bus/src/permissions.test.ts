@@ -15,6 +15,7 @@ describe('bus permissions', () => {
     expect(who('od.events.order.>')).toEqual(['orders']);
     expect(who('$KV.od_credentials.>')).toEqual(['auth']);
     expect(who('od.rpc.auth.internal.webhookSecrets')).toEqual(['webhook']);
+    expect(who('od.rpc.auth.internal.clientSecret')).toEqual(['webhook']);
     expect(p.gateway.publish.deny).toEqual(['od.rpc.*.internal.>']);
   });
 

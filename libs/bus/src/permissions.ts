@@ -10,7 +10,7 @@ import { INTERNAL_OPS, names, type ServiceName } from '@od/contracts';
  *   `allow_responses` (only to the reply subject of a request actually received).
  * - Only orders publishes order events; only auth writes the credentials bucket; feed, webhook and
  *   gateway read it; catalog and orders cannot see it. Only webhook may ask auth for webhook
- *   secrets; the gateway may call every service op except `internal.*` ones.
+ *   secrets and OPEN_DELIVERY client secrets; the gateway may call every service op except `internal.*` ones.
  * - JetStream API: per stream (and per durable consumer) only what each identity uses.
  */
 export type BusIdentity = ServiceName | 'gateway';
@@ -104,6 +104,7 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
       'webhook',
       [
         call(INTERNAL_OPS.webhookSecrets),
+        call(INTERNAL_OPS.clientSecret),
         ...orderConsumer(ORDER_EVENT_CONSUMERS.webhook),
         ...kvRead(credentials),
       ],

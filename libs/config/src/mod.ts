@@ -68,7 +68,10 @@ export const envSchema = z.object({
   SECRETS_ACTIVE_KEY: z.string().optional(),
   CORS_ORIGIN: z.string().default('https://developers.example.com'),
   TRUST_PROXY: z.string().default(''),
+  /** lifts the address check of every outgoing call to an integrator's URL (@od/egress): tests, on-premise */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
+  /** Open Delivery: this ordering application's AppId (a UUID), sent as `X-App-Id` in the newEvent push */
+  OD_APP_ID: z.uuid().default('3f6c2a1e-8b4d-4f7a-9c2e-5d1b7a9e0c41'),
   /** Scales every webhook retry delay (tests use a small factor); 1 in production. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
   /**

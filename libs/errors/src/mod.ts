@@ -205,6 +205,25 @@ export const errors = {
     },
   }),
 
+  // Open Delivery Merchant module (OPEN_DELIVERY callers get them as the standard's Error)
+  odNotOnboarded: () =>
+    business(
+      400,
+      'merchant_not_onboarded',
+      'Nenhum endereço de GET /v1/merchant registrado para a loja: chame PUT /v1/merchantOnboarding antes.',
+    ),
+  odNeedsMerchantUrl: () =>
+    business(400, 'validation_error', 'getMerchantURL.baseURL é obrigatório no primeiro registro da loja.'),
+  odInvalidUrl: (detail: string) => business(400, 'validation_error', `getMerchantURL.baseURL: ${detail}.`),
+  odEmptyUpdate: () =>
+    business(400, 'validation_error', 'Com entityType preenchido, updatedObjects não pode ser vazio.'),
+  odMerchantFetchFailed: (detail: string) =>
+    business(400, 'merchant_fetch_failed', `A leitura de GET /v1/merchant falhou: ${detail}.`),
+  odInvalidMerchantDocument: (message: string, fieldErrors: FieldErrors): HttpError => ({
+    status: 400,
+    body: { error: 'invalid_merchant_document', message, errors: fieldErrors },
+  }),
+
   // admin API: { error, message }
   admin: (status: number, error: string, message: string) => business(status, error, message),
   adminValidation: (message: string, fieldErrors?: FieldErrors): HttpError => ({

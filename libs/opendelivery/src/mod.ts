@@ -1,3 +1,17 @@
 export { OD_ERROR_MEDIA_TYPE, type OdError, toOdError } from './errors.ts';
 export { OD_EVENT_TYPES, type OdEventType, odEventType, toOdEvent } from './events.ts';
+export {
+  type MerchantApiInfo,
+  type MerchantReading,
+  type MerchantUpdate,
+  merchantApiInfoSchema,
+  merchantEndpointUrl,
+  merchantStatusSchema,
+  merchantUpdateSchema,
+  OD_READ_STATUSES,
+  type OdMerchantDocument,
+  type OdMerchantStatus,
+  odMerchantIdSchema,
+  readMerchantDocument,
+} from './merchant.ts';
 export { type OdOrder, omitNulls, toOdOrder } from './order.ts';

@@ -1,11 +1,10 @@
-import path from 'node:path';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
-import { OpenAPIBackend } from 'openapi-backend';
+import { createRequire } from 'node:module';
+import type { Ajv } from 'ajv';
 
 /**
  * Validates response bodies against the official Open Delivery 1.4.0 document shipped in this
- * package (src/spec/opendelivery-1.4.0.yaml, verbatim). Test-time tool: the platform's
+ * package (src/spec/opendelivery-1.4.0.yaml, verbatim). Used by the tests and by catalog (a point of
+ * sale's Merchant document). The platform's
  * OPEN_DELIVERY responses are checked with it, so "the standard's shape" is the standard's file,
  * not our reading of it. Formats `uuid`, `date-time`, `uri` and `email` are enforced; the
  * document's informal ones (`decimal`, `float`, `URL`, ...) are accepted as written.
@@ -15,8 +14,23 @@ import { OpenAPIBackend } from 'openapi-backend';
  * eventType to a schema that includes the Event schema again, which JSON Schema validators cannot
  * follow; `event()` applies that mapping itself (e.g. CANCELLED requires `metadata.reason/code`).
  */
-export const OD_SPEC_PATH = path.join(import.meta.dirname, 'spec', 'opendelivery-1.4.0.yaml');
-const INFORMAL_FORMATS = ['decimal', 'float', 'double', 'int32', 'int64', 'URL', 'url', 'binary', 'byte'];
+// resolved through the package's exports, so a service bundle (dist/) finds it too
+export const OD_SPEC_PATH = createRequire(import.meta.url).resolve(
+  '@od/opendelivery/spec/opendelivery-1.4.0.yaml',
+);
+const INFORMAL_FORMATS = [
+  'decimal',
+  'float',
+  'double',
+  'int32',
+  'int64',
+  'URL',
+  'url',
+  'binary',
+  'byte',
+  'CRC32',
+  'SHA256',
+];
 
 export interface OdValidator {
   /** errors (empty when valid) of `body` as the `status` response of the standard's `operationId` */
@@ -26,8 +40,8 @@ export interface OdValidator {
 }
 
 type AnyAjv = InstanceType<typeof Ajv>;
-function withFormats(ajv: AnyAjv): AnyAjv {
-  (addFormats as unknown as (a: AnyAjv) => void)(ajv);
+function withFormats(ajv: AnyAjv, addFormats: unknown): AnyAjv {
+  (addFormats as (a: AnyAjv) => void)(ajv);
   for (const f of INFORMAL_FORMATS) if (!ajv.formats[f]) ajv.addFormat(f, true);
   return ajv;
 }
@@ -43,10 +57,17 @@ const describe = (e: { instancePath?: string; message?: string; params?: unknown
   `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`;
 
 export async function odValidator(): Promise<OdValidator> {
+  // loaded on first use: these modules weigh ~27 MB, and catalog needs them only when a point of
+  // sale is read
+  const [{ OpenAPIBackend }, { Ajv }, { default: addFormats }] = await Promise.all([
+    import('openapi-backend'),
+    import('ajv'),
+    import('ajv-formats'),
+  ]);
   const api = new OpenAPIBackend({
     definition: OD_SPEC_PATH,
     quick: true,
-    customizeAjv: (ajv) => withFormats(ajv as unknown as AnyAjv) as unknown as typeof ajv,
+    customizeAjv: (ajv) => withFormats(ajv as unknown as AnyAjv, addFormats) as unknown as typeof ajv,
   });
   await api.init();
   const schemas = (api.definition as { components: { schemas: Record<string, any> } }).components.schemas;
@@ -57,7 +78,7 @@ export async function odValidator(): Promise<OdValidator> {
     ),
   );
   stripDiscriminators(eventSchemas);
-  const ajv = withFormats(new Ajv({ strict: false, allErrors: true }));
+  const ajv = withFormats(new Ajv({ strict: false, allErrors: true }), addFormats);
   const byType = new Map(Object.entries(eventSchemas).map(([t, s]) => [t, ajv.compile(s)]));
   return {
     response(operationId, status, body) {

@@ -6,9 +6,10 @@ import { createSecretBox, parseKeyring } from '@od/crypto';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
 import { storeOfCredential } from './db/credentials.ts';
-import { resealWebhookSecrets } from './db/secrets-at-rest.ts';
+import { resealSecrets } from './db/secrets-at-rest.ts';
 import type { AuthDeps } from './deps.ts';
 import { warmSecrets } from './domain/secrets.ts';
+import { clientSecret } from './handlers/client-secret.ts';
 import { credentialsCreate } from './handlers/credentials-create.ts';
 import { credentialsLifecycle } from './handlers/credentials-lifecycle.ts';
 import { credentialsByMerchant } from './handlers/credentials-list.ts';
@@ -38,9 +39,8 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       box,
     };
     // completes the key_id migration: rows stored before encryption are sealed under the active key
-    const sealed = await resealWebhookSecrets(db, box, 'plaintext');
-    if (sealed.resealed || sealed.unreadable.length)
-      base.log.info(sealed, 'plaintext webhook secrets encrypted');
+    const sealed = await resealSecrets(db, box, 'plaintext');
+    if (sealed.resealed || sealed.unreadable.length) base.log.info(sealed, 'plaintext secrets encrypted');
     await Promise.all([republishAll(db, kv, base.log), warmSecrets()]);
     const list = credentialsByMerchant(deps);
     base.serve(
@@ -56,6 +56,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
         rotateWebhookSecret: credentialsRotate(deps),
         credentialsByMerchant: list,
         webhookSecrets: webhookSecrets(deps),
+        clientSecret: clientSecret(deps),
         rotateKey: secretsRotateKey(deps),
       },
       { storeOf: { clientId: storeOfCredential(db) } },

@@ -1,8 +1,11 @@
 import path from 'node:path';
 import type { Config } from '@od/config';
 import { RPC } from '@od/contracts';
+import { createSecretBox, parseKeyring } from '@od/crypto';
+import { type OdValidator, odValidator } from '@od/opendelivery/validator';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { CatalogDb } from './db/catalog-db.ts';
+import { resealOdApiKeys } from './db/od-source.ts';
 import { StoreCache } from './db/store-cache.ts';
 import { adminCreate } from './handlers/admin-create.ts';
 import { adminGet } from './handlers/admin-get.ts';
@@ -12,8 +15,15 @@ import type { HandlerDeps } from './handlers/common.ts';
 import { getMenus } from './handlers/get-menus.ts';
 import { getMerchant } from './handlers/get-merchant.ts';
 import { merchantSnapshot } from './handlers/merchant-snapshot.ts';
+import { odMenuUpdated } from './handlers/od-menu-updated.ts';
+import { odMerchantStatus } from './handlers/od-merchant-status.ts';
+import { odOnboarding } from './handlers/od-onboarding.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
+
+/** Open Delivery `GET /v1/merchant` reads: the whole exchange, and the largest document taken. */
+export const OD_FETCH_TIMEOUT_MS = 10_000;
+export const OD_MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
 
 export { sampleMenu, sampleMerchant } from './domain/sample.ts';
 
@@ -49,7 +59,30 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       );
     }
   };
-  const deps: HandlerDeps = { db, cache, changed, now: () => new Date() };
+  const box = createSecretBox(parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY));
+  const resealed = await resealOdApiKeys(db.prisma, box);
+  if (resealed) base.log.info({ resealed }, 'Open Delivery api keys sealed under the active key');
+  // the official document is parsed on the first read of a point of sale (~200 ms, ~8 MB)
+  let validator: Promise<OdValidator> | undefined;
+  const deps: HandlerDeps = {
+    db,
+    cache,
+    changed,
+    now: () => new Date(),
+    od: {
+      box,
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      validator: () => {
+        validator ??= odValidator().catch((e) => {
+          validator = undefined;
+          throw e;
+        });
+        return validator;
+      },
+      fetchTimeoutMs: OD_FETCH_TIMEOUT_MS,
+      maxDocumentBytes: OD_MAX_DOCUMENT_BYTES,
+    },
+  };
   base.serve(RPC.catalog, {
     getMerchant: getMerchant(deps),
     getMenus: getMenus(deps),
@@ -58,6 +91,9 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     adminPatch: adminPatch(deps),
     adminPutMenu: adminPutMenu(deps),
     merchantSnapshot: merchantSnapshot(deps),
+    odOnboarding: odOnboarding(deps),
+    odMerchantStatus: odMerchantStatus(deps),
+    odMenuUpdated: odMenuUpdated(deps),
   });
   return {
     async stop() {

@@ -16,8 +16,10 @@ export async function forward<O extends OpSpec>(
   reply: FastifyReply,
   op: O,
   input: CallInput<O>,
+  /** longer than the bus default for ops that call out (Open Delivery menuUpdated) */
+  timeoutMs?: number,
 ): Promise<FastifyReply> {
-  const r = await rpcCall(ctx, request, op, input);
+  const r = await rpcCall(ctx, request, op, input, timeoutMs);
   if (!r) return sendError(reply, errors.unavailable(request.id));
   return writeRpcReply(reply, r);
 }
@@ -56,9 +58,10 @@ export async function rpcCall<O extends OpSpec>(
   request: FastifyRequest,
   op: O,
   input: CallInput<O>,
+  timeoutMs?: number,
 ): Promise<RpcReply | undefined> {
   try {
-    return await ctx.rpc.call(op, input, { traceId: request.id, principal: principalOf(request) });
+    return await ctx.rpc.call(op, input, { traceId: request.id, principal: principalOf(request), timeoutMs });
   } catch (e) {
     if (e instanceof RpcUnavailableError) {
       request.log.error({ service: op.service, op: op.name, err: e.message }, 'service unavailable');

@@ -12,9 +12,10 @@ import {
   recordAttempt,
   releaseClaim,
 } from './db/deliveries.ts';
+import { odPush } from './domain/od-push.ts';
 import { retryDelayMs } from './domain/retry-schedule.ts';
 import { webhookHeaders } from './domain/signature.ts';
-import { notDeliverable } from './domain/targets.ts';
+import { notDeliverable, outsideProfile } from './domain/targets.ts';
 import { type SecretsSource, SecretsUnavailableError } from './secrets.ts';
 import { AbortedError, sendWebhook } from './sender.ts';
 
@@ -26,6 +27,8 @@ export interface DispatcherOptions {
   agent: https.Agent;
   allowPrivateNetworks: boolean;
   retryScale: number;
+  /** `X-App-Id` of the Open Delivery push: this ordering application's id (OD_APP_ID) */
+  appId: string;
   /** deliveries in flight in this replica */
   globalCap?: number;
   /** deliveries in flight per credential (= per URL) in this replica */
@@ -142,9 +145,15 @@ export class Dispatcher {
       await markSkipped(pool, d, reason ?? 'webhook_disabled');
       return;
     }
+    // OPEN_DELIVERY: the standard's newEvent push, signed with the client secret (domain/od-push.ts)
+    const od = cred.apiProfile === 'OPEN_DELIVERY';
+    if (outsideProfile(cred, d.event_type)) {
+      await markSkipped(pool, d, 'not_in_standard');
+      return;
+    }
     let secrets: string[] | null;
     try {
-      secrets = await this.o.secrets.get(d.client_id, randomUUID());
+      secrets = await this.o.secrets.get(d.client_id, randomUUID(), od ? 'client' : 'webhook');
     } catch (e) {
       if (e instanceof SecretsUnavailableError) {
         log.warn({ clientId: d.client_id, reason: e.message }, 'webhook secrets unavailable, postponed');
@@ -159,19 +168,35 @@ export class Dispatcher {
       return;
     }
     const startedAt = new Date();
-    const headers = webhookHeaders({
-      secrets,
-      eventId: d.event_id,
-      merchantId: d.merchant_id,
-      timestamp: Math.floor(startedAt.getTime() / 1000),
-      rawBody: d.body,
-    });
+    const request = od
+      ? odPush({
+          webhookUrl: cred.webhookUrl,
+          envelopeText: d.body,
+          clientSecret: secrets[0],
+          appId: this.o.appId,
+          merchantId: d.merchant_id,
+        })
+      : {
+          url: cred.webhookUrl,
+          body: d.body,
+          headers: webhookHeaders({
+            secrets,
+            eventId: d.event_id,
+            merchantId: d.merchant_id,
+            timestamp: Math.floor(startedAt.getTime() / 1000),
+            rawBody: d.body,
+          }),
+        };
+    if (!request) {
+      await markSkipped(pool, d, 'not_in_standard');
+      return;
+    }
     let result: Awaited<ReturnType<typeof sendWebhook>>;
     try {
       result = await sendWebhook({
-        url: cred.webhookUrl,
-        headers,
-        body: d.body,
+        url: request.url,
+        headers: request.headers,
+        body: request.body,
         timeoutMs: this.timeoutMs,
         allowPrivateNetworks: this.o.allowPrivateNetworks,
         agent: this.o.agent,
@@ -188,7 +213,7 @@ export class Dispatcher {
     }
     releaseUrlSlot();
     const retryInMs = result.success ? null : retryDelayMs(d.attempts + 1, this.o.retryScale);
-    const status = await recordAttempt(pool, d, { url: cred.webhookUrl, startedAt, ...result, retryInMs });
+    const status = await recordAttempt(pool, d, { url: request.url, startedAt, ...result, retryInMs });
     if (status === 'PENDING' && retryInMs !== null) this.wakeAt(Date.now() + retryInMs);
     if (!result.success) {
       log.info(

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { openCredentialsKv, streamSettings, watchCredentials } from '@od/bus';
 import type { Config } from '@od/config';
 import { type CredentialRecord, RPC } from '@od/contracts';
+import { createAgent } from '@od/egress';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
 import { backfillCredential, pruneOld } from './db/deliveries.ts';
@@ -15,7 +16,6 @@ import { resendHandler } from './handlers/resend.ts';
 import { statusHandler } from './handlers/status.ts';
 import { startIntake } from './intake.ts';
 import { SecretsSource } from './secrets.ts';
-import { createAgent } from './sender.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 
@@ -50,6 +50,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     agent,
     allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     retryScale: config.WEBHOOK_RETRY_SCALE,
+    appId: config.OD_APP_ID,
     globalCap: GLOBAL_CAP,
     perClientCap: PER_URL_CAP,
   });

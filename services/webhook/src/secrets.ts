@@ -5,9 +5,16 @@ import { INTERNAL_OPS } from '@od/contracts';
 export class SecretsUnavailableError extends Error {}
 
 /**
- * Signing secrets come from auth (`internal.webhookSecrets`), newest first. Cached for at most
- * `ttlMs` and dropped whenever the credential's record changes, so a rotation applies to the next
- * send. Secrets live only in memory, never in logs or the database of this service.
+ * What signs a delivery: `webhook` = the credential's `whsec_` secrets (SPEC, Standard Webhooks),
+ * from auth's `internal.webhookSecrets`, newest first; `client` = an OPEN_DELIVERY credential's
+ * client secret (`X-App-Signature`), from `internal.clientSecret`, as a one-element list.
+ */
+export type SecretKind = 'webhook' | 'client';
+
+/**
+ * Signing secrets come from auth, cached for at most `ttlMs` and dropped whenever the credential's
+ * record changes, so a rotation applies to the next send. Secrets live only in memory, never in
+ * logs or the database of this service.
  */
 export class SecretsSource {
   private cache = new Map<string, { secrets: string[] | null; at: number }>();
@@ -19,25 +26,32 @@ export class SecretsSource {
   ) {}
 
   invalidate(clientId: string): void {
-    this.cache.delete(clientId);
+    this.cache.delete(`webhook:${clientId}`);
+    this.cache.delete(`client:${clientId}`);
   }
 
-  /** null = auth does not know the credential (no secret: never send unsigned) */
-  async get(clientId: string, traceId: string): Promise<string[] | null> {
-    const hit = this.cache.get(clientId);
+  /** null = auth keeps no such secret for the credential (never send unsigned) */
+  async get(clientId: string, traceId: string, kind: SecretKind = 'webhook'): Promise<string[] | null> {
+    const key = `${kind}:${clientId}`;
+    const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.secrets;
-    const pending = this.inflight.get(clientId);
+    const pending = this.inflight.get(key);
     if (pending) return pending;
-    const p = this.fetch(clientId, traceId).finally(() => this.inflight.delete(clientId));
-    this.inflight.set(clientId, p);
+    const p = this.fetch(clientId, traceId, kind)
+      .then((secrets) => {
+        this.cache.set(key, { secrets, at: Date.now() });
+        return secrets;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, p);
     return p;
   }
 
-  private async fetch(clientId: string, traceId: string): Promise<string[] | null> {
-    let r: { status: number; body: { secrets?: unknown } };
+  private async fetch(clientId: string, traceId: string, kind: SecretKind): Promise<string[] | null> {
+    let r: { status: number; body: { secrets?: unknown; clientSecret?: unknown } };
     try {
       r = await this.rpc.callJson(
-        INTERNAL_OPS.webhookSecrets,
+        kind === 'webhook' ? INTERNAL_OPS.webhookSecrets : INTERNAL_OPS.clientSecret,
         { body: { clientId } },
         { traceId, timeoutMs: 3_000 },
       );
@@ -45,16 +59,11 @@ export class SecretsSource {
       if (e instanceof RpcUnavailableError) throw new SecretsUnavailableError('auth unavailable');
       throw new SecretsUnavailableError(`auth answered badly: ${(e as Error).message}`);
     }
-    if (r.status === 404) {
-      this.cache.set(clientId, { secrets: null, at: Date.now() });
-      return null;
-    }
-    const secrets = r.body?.secrets;
+    if (r.status === 404) return null;
+    const secrets = kind === 'webhook' ? r.body?.secrets : [r.body?.clientSecret];
     if (r.status !== 200 || !Array.isArray(secrets) || !secrets.every((s) => typeof s === 'string')) {
       throw new SecretsUnavailableError(`auth answered ${r.status}`);
     }
-    const out = secrets.length ? (secrets as string[]) : null;
-    this.cache.set(clientId, { secrets: out, at: Date.now() });
-    return out;
+    return secrets.length ? (secrets as string[]) : null;
   }
 }

@@ -1,6 +1,7 @@
+import { createAgent, guardedLookup } from '@od/egress';
 import { type HttpsReceiver, startHttpsReceiver } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, guardedLookup, MAX_RESPONSE_BYTES, sendWebhook } from './sender.ts';
+import { MAX_RESPONSE_BYTES, sendWebhook } from './sender.ts';
 
 const lookup = (allow: boolean, host: string, all: boolean) =>
   new Promise<{ err: Error | null; res: unknown }>((resolve) =>

@@ -75,4 +75,11 @@ export const AUTH_INTERNAL_OPS = defineOps('auth', {
     body: client,
     reply: z.object({ secrets: z.array(z.string()) }),
   },
+  /** an OPEN_DELIVERY credential's client secret (signs newEvent) | 404: only the webhook sender */
+  clientSecret: {
+    name: 'internal.clientSecret',
+    callers: ['webhook'],
+    body: client,
+    reply: z.object({ clientSecret: z.string() }),
+  },
 });

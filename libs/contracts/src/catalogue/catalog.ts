@@ -35,6 +35,24 @@ export const CATALOG_OPS = defineOps('catalog', {
     params: merchant,
     body: z.unknown(),
   },
+  /**
+   * Open Delivery Merchant module (OPEN_DELIVERY credentials; the gateway checks the profile).
+   * PUT /v1/merchantOnboarding?merchantId= body MerchantAPIInfo -> 201 MerchantAPIInfo | 204 | 400
+   */
+  odOnboarding: {
+    name: 'od.merchantOnboarding',
+    callers: ['credential'],
+    query: z.object({ merchantId: z.string() }),
+    body: z.unknown(),
+  },
+  /** GET /v1/merchantStatus?merchantId= -> 200 MerchantStatus | 404 */
+  odMerchantStatus: {
+    name: 'od.merchantStatus',
+    callers: ['credential'],
+    query: z.object({ merchantId: z.string() }),
+  },
+  /** POST /v1/menuUpdated body MerchantUpdate (or none) -> 204 | 400 (reads GET /v1/merchant) */
+  odMenuUpdated: { name: 'od.menuUpdated', callers: ['credential'], body: z.unknown() },
   /** what orders (intake, edit) and auth (credential creation) need of a store -> 200 | 404 */
   merchantSnapshot: {
     name: 'internal.merchantSnapshot',

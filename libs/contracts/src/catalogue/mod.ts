@@ -23,5 +23,6 @@ export const INTERNAL_OPS = {
   merchantSnapshot: CATALOG_OPS.merchantSnapshot,
   credentialsByMerchant: AUTH_INTERNAL_OPS.credentialsByMerchant,
   webhookSecrets: AUTH_INTERNAL_OPS.webhookSecrets,
+  clientSecret: AUTH_INTERNAL_OPS.clientSecret,
 } as const;
 export const TOKEN_ISSUE_OP = AUTH_INTERNAL_OPS.tokenIssue;

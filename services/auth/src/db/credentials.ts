@@ -105,3 +105,18 @@ export async function rotateWebhookSecret(
 /** First webhook secret of a new credential. */
 export const createWebhookSecret = (tx: Tx, box: SecretBox, clientId: string, secret: string) =>
   tx.webhookSecret.create({ data: sealed(box, clientId, secret) });
+
+/** What a sealed client secret is bound to (OPEN_DELIVERY credentials, see migration od_client_secret). */
+export const clientSecretContext = (clientId: string) => `client_secret:${clientId}`;
+
+/** The sealed form of an OPEN_DELIVERY credential's client secret (columns of `credential`). */
+export const sealedClientSecret = (box: SecretBox, clientId: string, secret: string) => ({
+  clientSecret: box.seal(secret, clientSecretContext(clientId)),
+  clientSecretKeyId: box.activeId,
+});
+
+/** The client secret of an OPEN_DELIVERY credential, decrypted; null when none is kept. */
+export function openClientSecret(box: SecretBox, row: CredentialRow): string | null {
+  if (!row.clientSecret) return null;
+  return box.open(row.clientSecret, clientSecretContext(row.clientId));
+}

@@ -8,7 +8,7 @@ import {
   type OpHandler,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import { createWebhookSecret, toRecord } from '../db/credentials.ts';
+import { createWebhookSecret, sealedClientSecret, toRecord } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import {
   generateClientId,
@@ -51,6 +51,7 @@ export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
     const secretHash = hashClientSecret(clientSecret, deps.config.CLIENT_SECRET_KEY);
     const webhookUrl = body.webhookUrl ?? null;
     const webhookSecret = webhookUrl ? generateWebhookSecret() : null;
+    const apiProfile = body.apiProfile ?? 'SPEC';
     const change = await deps.db.$transaction(async (tx) => {
       const row = await tx.credential.create({
         data: {
@@ -61,9 +62,11 @@ export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
           deliveryMode: body.deliveryMode,
           webhookUrl,
           includeMarketplaceOrders: body.includeMarketplaceOrders ?? false,
-          apiProfile: body.apiProfile ?? 'SPEC',
+          apiProfile,
           status: 'ACTIVE',
           secretHash,
+          // the standard's webhook is signed with the client secret itself: kept sealed, not only hashed
+          ...(apiProfile === 'OPEN_DELIVERY' ? sealedClientSecret(deps.box, clientId, clientSecret) : {}),
         },
       });
       if (webhookSecret) await createWebhookSecret(tx, deps.box, clientId, webhookSecret);

@@ -68,6 +68,43 @@ describe('webhook secrets at rest (AES-256-GCM with key id)', () => {
     expect(await served(c.clientId)).toEqual([webhookSecret, c.webhookSecret]);
   });
 
+  let od: { clientId: string; clientSecret: string };
+  const clientSecretOf = (clientId: string, as: 'webhook' | 'feed' = 'webhook') =>
+    kit.rpc(INTERNAL_OPS.clientSecret, { clientId }, as);
+
+  it('an OPEN_DELIVERY client secret is kept sealed and served to the webhook sender only', async () => {
+    const r = await kit.createCredential(await kit.createStore(), { apiProfile: 'OPEN_DELIVERY' });
+    expect(r.status).toBe(201);
+    od = r.json as typeof od;
+    const row = (
+      await db.query(
+        'SELECT client_secret, client_secret_key_id, secret_hash FROM auth.credential WHERE client_id = $1',
+        [od.clientId],
+      )
+    ).rows[0];
+    expect(row.client_secret_key_id).toBe('k1');
+    expect(row.client_secret).toMatch(/^k1\.[A-Za-z0-9_-]+$/);
+    expect(row.client_secret).not.toContain(od.clientSecret.slice(4, 24));
+    expect(await clientSecretOf(od.clientId)).toEqual({
+      status: 200,
+      body: { clientSecret: od.clientSecret },
+    });
+    expect((await clientSecretOf(od.clientId, 'feed')).status).toBe(403);
+    // a SPEC credential keeps only the hash: nothing to serve
+    const spec = await kit.credential();
+    expect(
+      (await db.query('SELECT client_secret FROM auth.credential WHERE client_id = $1', [spec.clientId]))
+        .rows[0].client_secret,
+    ).toBeNull();
+    expect(await clientSecretOf(spec.clientId)).toMatchObject({
+      status: 404,
+      body: { error: 'no_client_secret' },
+    });
+    expect((await clientSecretOf('odc_000000000000000000000000')).status).toBe(404);
+    // the token endpoint still checks the hash
+    expect((await kit.token(od.clientId, od.clientSecret)).status).toBe(200);
+  });
+
   it('a sealed secret moved to another credential does not open (bound to its credential)', async () => {
     const a = await webhookCredential();
     const b = await webhookCredential();
@@ -100,12 +137,17 @@ describe('webhook secrets at rest (AES-256-GCM with key id)', () => {
       await db.query('SELECT count(*)::int AS n FROM auth.webhook_secret WHERE key_id = $1', ['k1'])
     ).rows[0].n;
     expect(before).toBeGreaterThan(0);
+    const clientSecretsUnderK1 = (
+      await db.query('SELECT count(*)::int AS n FROM auth.credential WHERE client_secret_key_id = $1', ['k1'])
+    ).rows[0].n;
+    expect(clientSecretsUnderK1).toBe(1);
     const r = await stack.admin('POST', '/admin/v1/secrets/rotate-key');
     expect(r.status).toBe(200);
     // the row altered in the test above does not open: skipped and reported, the others rotated
+    // (webhook secrets and the OPEN_DELIVERY client secret)
     expect(await r.json()).toEqual({
       activeKeyId: 'k2',
-      resealed: before - 1,
+      resealed: before - 1 + clientSecretsUnderK1,
       remaining: 1,
       unreadable: [expect.stringMatching(/^[0-9a-f-]{36}$/)],
     });
@@ -120,5 +162,6 @@ describe('webhook secrets at rest (AES-256-GCM with key id)', () => {
     await extra.stop();
     extra = await startAuth({ ...stack.config, SECRETS_KEYS: `k2:${K2}` });
     expect(await served(c.clientId)).toEqual([legacy]);
+    expect((await clientSecretOf(od.clientId)).body).toEqual({ clientSecret: od.clientSecret });
   }, 90_000); // restarts auth twice: generous on a shared machine
 });

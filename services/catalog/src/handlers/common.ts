@@ -1,5 +1,7 @@
 import { isGuid, type ServedRequest } from '@od/contracts';
+import type { SecretBox } from '@od/crypto';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import type { OdValidator } from '@od/opendelivery/validator';
 import type { z } from 'zod';
 import type { CatalogDb } from '../db/catalog-db.ts';
 import type { StoreCache } from '../db/store-cache.ts';
@@ -11,6 +13,27 @@ export interface HandlerDeps {
   /** after an edit commits: drop the store from every replica's cache */
   changed: (merchantId: string) => void;
   now: () => Date;
+  od: OdDeps;
+}
+
+/** What the Open Delivery Merchant module needs (handlers/od-*.ts). */
+export interface OdDeps {
+  /** seals the point of sale's api key (SECRETS_KEYS) */
+  box: SecretBox;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: the same SSRF rules as webhooks (@od/egress) */
+  allowPrivateNetworks: boolean;
+  /** the official Merchant schema (loaded on first use) */
+  validator: () => Promise<OdValidator>;
+  /** the whole GET /v1/merchant exchange */
+  fetchTimeoutMs: number;
+  /** the largest Merchant document read */
+  maxDocumentBytes: number;
+}
+
+/** The caller's store (a credential is bound to one store). */
+export function credentialStore(req: ServedRequest): string {
+  if (!req.auth) throw new HttpException(errors.notFound(req.traceId));
+  return req.auth.merchantId.toLowerCase();
 }
 
 /** Admin input validation: 400 `{ error: validation_error, message, errors }`, never a 500. */

@@ -1,6 +1,7 @@
 import type { RouteModule } from '../context.ts';
 import { eventRoutes } from './events.ts';
 import { merchantRoutes } from './merchant.ts';
+import { odMerchantRoutes } from './od-merchant.ts';
 import { openDeliveryRoutes } from './opendelivery.ts';
 import { orderRoutes } from './orders.ts';
 import { tokenRoutes } from './token.ts';
@@ -12,4 +13,5 @@ export const publicRoutes: RouteModule[] = [
   merchantRoutes,
   orderRoutes,
   eventRoutes,
+  odMerchantRoutes,
 ];

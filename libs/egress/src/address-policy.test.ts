@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isPublicAddress } from './address-policy.ts';
+import { checkHttpsUrl, isPublicAddress } from './address-policy.ts';
 
 describe('webhook address policy', () => {
   it.each([
@@ -40,13 +40,17 @@ describe('webhook address policy', () => {
   );
 
   it('accepts only https URLs without credentials', () => {
-    expect(checkWebhookUrl('https://example.com/hook').ok).toBe(true);
-    expect(checkWebhookUrl('http://example.com/hook')).toEqual({
+    expect(checkHttpsUrl('https://example.com/hook').ok).toBe(true);
+    expect(checkHttpsUrl('http://example.com/hook')).toEqual({
       ok: false,
       error: 'webhook URL must use https',
     });
-    expect(checkWebhookUrl('https://u:p@example.com/').ok).toBe(false);
-    expect(checkWebhookUrl('ftp://example.com/').ok).toBe(false);
-    expect(checkWebhookUrl('nonsense').ok).toBe(false);
+    expect(checkHttpsUrl('https://u:p@example.com/').ok).toBe(false);
+    expect(checkHttpsUrl('ftp://example.com/').ok).toBe(false);
+    expect(checkHttpsUrl('nonsense').ok).toBe(false);
+    expect(checkHttpsUrl('http://pos.example/v1/merchant', 'merchant URL')).toEqual({
+      ok: false,
+      error: 'merchant URL must use https',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeNetworkError, refusedHost } from './attempt-error.ts';
+import { describeNetworkError, refusedHost } from './network-error.ts';
 
 describe('attempt log error text', () => {
   it('shows a fixed text and the host, never an address', () => {

@@ -1,7 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where webhooks may go: public unicast addresses only. Refused: unspecified, "this network",
+ * Where outgoing calls to integrator-supplied URLs (webhooks, the Open Delivery `GET /v1/merchant`
+ * fetch) may go: public unicast addresses only. Refused: unspecified, "this network",
  * private (RFC 1918), CGNAT (100.64/10), loopback, link-local (incl. 169.254.169.254 metadata),
  * IETF/benchmark/documentation/reserved ranges, multicast, broadcast; IPv6 loopback, unique-local
  * (fc00::/7), link-local (fe80::/10), multicast, documentation, and IPv4 embedded in IPv6
@@ -54,7 +55,7 @@ function embeddedIpv4(addr: string): string | null {
   return null;
 }
 
-/** true when a webhook may connect to this IP address (literal). Unknown formats are refused. */
+/** true when an outgoing call may connect to this IP address (literal). Unknown formats are refused. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !blocked.check(address, 'ipv4');
@@ -68,16 +69,19 @@ export function isPublicAddress(address: string): boolean {
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; error: string };
 
-/** Static checks of a webhook URL (before any DNS): https only, no credentials in it. */
-export function checkWebhookUrl(raw: string): UrlCheck {
+/**
+ * Static checks of an outgoing URL (before any DNS): https only, no credentials in it. `label` names
+ * the URL in the error (`webhook URL must use https`).
+ */
+export function checkHttpsUrl(raw: string, label = 'webhook URL'): UrlCheck {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, error: 'invalid webhook URL' };
+    return { ok: false, error: `invalid ${label}` };
   }
-  if (url.protocol !== 'https:') return { ok: false, error: 'webhook URL must use https' };
-  if (url.username || url.password) return { ok: false, error: 'webhook URL must not carry credentials' };
-  if (!url.hostname) return { ok: false, error: 'webhook URL without host' };
+  if (url.protocol !== 'https:') return { ok: false, error: `${label} must use https` };
+  if (url.username || url.password) return { ok: false, error: `${label} must not carry credentials` };
+  if (!url.hostname) return { ok: false, error: `${label} without host` };
   return { ok: true, url };
 }
