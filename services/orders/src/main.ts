@@ -10,6 +10,12 @@ import { MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES, REPLY_OVERHEAD_BYTES } from 
 import { adminAction, publicAction } from './handlers/action.ts';
 import { adminCancel } from './handlers/admin-cancel.ts';
 import { adminCourier } from './handlers/admin-courier.ts';
+import {
+  adminCancellationDecision,
+  adminCancellationRequest,
+  publicHandshake,
+} from './handlers/handshake.ts';
+import { tracking, validateCode } from './handlers/od-delivery.ts';
 import { adminCreate } from './handlers/admin-create.ts';
 import { adminEdit } from './handlers/admin-edit.ts';
 import { adminGet } from './handlers/admin-get.ts';
@@ -67,6 +73,11 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
       adminCancel: adminCancel(deps),
       adminEdit: adminEdit(deps),
       adminCourier: adminCourier(deps),
+      handshake: publicHandshake(deps),
+      validateCode: validateCode(deps),
+      tracking: tracking(deps),
+      adminCancellationRequest: adminCancellationRequest(deps),
+      adminCancellationDecision: adminCancellationDecision(deps),
     },
     { storeOf: { orderId: storeOfOrder(base.pool) } },
   );

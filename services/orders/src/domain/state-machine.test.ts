@@ -1,7 +1,7 @@
 import { ORDER_ACTIONS, ORDER_TYPES, type OrderType, SITUATIONS, type Situation } from '@od/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Decision, decide, FINAL, type Trigger } from './state-machine.ts';
+import { type Decision, decide, FINAL, type LifecycleTrigger as Trigger } from './state-machine.ts';
 
 const move = (to: Situation, event?: string, backtrack = false) => ({ kind: 'move', to, event, backtrack });
 const same = (to: Situation) => ({ kind: 'already_applied', to });
