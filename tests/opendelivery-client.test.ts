@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { type EventEnvelope, HANDSHAKE_EVENT_TYPES } from '@od/contracts';
 import { openDeliveryClient } from '@od/opendelivery/client';
 import { type OdValidator, odValidator } from '@od/opendelivery/validator';
-import { type EventEnvelope, HANDSHAKE_EVENT_TYPES } from '@od/contracts';
-import { poll as specPoll, requestToken, startStack, type TestStack } from '@od/testing';
+import { requestToken, poll as specPoll, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A point of sale written for the standard: a client generated from the official Open Delivery
@@ -28,7 +28,10 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
   /** a SPEC credential of the same store, created before any order: the regression witness */
   let spec: Creds;
 
-  const credential = async (apiProfile: 'SPEC' | 'OPEN_DELIVERY', scopes = ['orders:read', 'orders:write']) => {
+  const credential = async (
+    apiProfile: 'SPEC' | 'OPEN_DELIVERY',
+    scopes = ['orders:read', 'orders:write'],
+  ) => {
     const c = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
       name: `pdv ${apiProfile}`,
       scopes,
@@ -121,10 +124,7 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
       const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type });
       orderIds.push(((await r.json()) as { id: string }).id);
     }
-    const poll = async (
-      eventType: OdEventType[],
-      n: number,
-    ) => {
+    const poll = async (eventType: OdEventType[], n: number) => {
       const deadline = Date.now() + 10_000;
       for (;;) {
         const r = await api.GET('/v1/events:polling', { params: { query: { eventType } } });
@@ -184,10 +184,12 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     expect(byOrder(takeout)).toEqual(['CONFIRMED', 'READY_FOR_PICKUP', 'CONCLUDED']);
     // the standard's request: CANCELLATION_REQUESTED, then the ordering application decides
     expect(byOrder(cancelled)).toEqual(['CONFIRMED', 'CANCELLATION_REQUESTED']);
-    expect((await stack.admin('POST', `/admin/v1/orders/${cancelled}/cancellation-request/accept`, {})).status).toBe(
-      202,
-    );
-    expect((await poll(['CANCELLED'], 1)).map((e) => [e.orderId, e.eventType])).toEqual([[cancelled, 'CANCELLED']]);
+    expect(
+      (await stack.admin('POST', `/admin/v1/orders/${cancelled}/cancellation-request/accept`, {})).status,
+    ).toBe(202);
+    expect((await poll(['CANCELLED'], 1)).map((e) => [e.orderId, e.eventType])).toEqual([
+      [cancelled, 'CANCELLED'],
+    ]);
     // acknowledged: nothing pending any more
     const empty = await api.GET('/v1/events:polling');
     expect(empty.data).toEqual([]);
@@ -196,7 +198,10 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     const api = await odApi();
     const [a, b] = [await newOrder(), await newOrder()];
     for (const id of [a, b]) {
-      const c = await api.POST('/v1/orders/{orderId}/confirm', { params: { path: { orderId: id } }, body: {} });
+      const c = await api.POST('/v1/orders/{orderId}/confirm', {
+        params: { path: { orderId: id } },
+        body: {},
+      });
       expect(c.response.status).toBe(202);
     }
     for (const id of [a, b]) {
@@ -209,7 +214,10 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
       // a request is not a cancellation: the order stays where it was until the platform decides
       const view = await adminView(id);
       expect(view.situation).toBe('ACCEPTED');
-      expect(view.cancellationRequest).toMatchObject({ party: 'MERCHANT', code: 'RESTAURANT_WITHOUT_DELIVERY_PERSON' });
+      expect(view.cancellationRequest).toMatchObject({
+        party: 'MERCHANT',
+        code: 'RESTAURANT_WITHOUT_DELIVERY_PERSON',
+      });
     }
     // asking again while the request is open changes nothing (202, no second event)
     const again = await api.POST('/v1/orders/{orderId}/requestCancellation', {
@@ -225,7 +233,9 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     });
 
     // the ordering application (the platform, admin API) decides
-    expect((await stack.admin('POST', `/admin/v1/orders/${a}/cancellation-request/accept`, {})).status).toBe(202);
+    expect((await stack.admin('POST', `/admin/v1/orders/${a}/cancellation-request/accept`, {})).status).toBe(
+      202,
+    );
     const deny = await stack.admin('POST', `/admin/v1/orders/${b}/cancellation-request/deny`, {
       reason: 'Pedido já saiu',
     });
@@ -274,9 +284,9 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
       reason: 'Demorou demais',
     });
     expect(ask.status).toBe(202);
-    expect((await stack.admin('POST', `/admin/v1/orders/${d}/cancellation-request`, { by: 'PLATFORM' })).status).toBe(
-      202,
-    );
+    expect(
+      (await stack.admin('POST', `/admin/v1/orders/${d}/cancellation-request`, { by: 'PLATFORM' })).status,
+    ).toBe(202);
     const asked = await pollUntil(api, ['ORDER_CANCELLATION_REQUEST'], (e) => e.length >= 2);
     expect(asked.find((e) => e.orderId === c)?.metadata).toMatchObject({
       reason: 'Demorou demais',
@@ -284,7 +294,9 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     });
     expect(asked.find((e) => e.orderId === d)?.metadata).toMatchObject({ code: 'OTHER_CANCELLATION_REASON' });
 
-    const accept = await api.POST('/v1/orders/{orderId}/acceptCancellation', { params: { path: { orderId: c } } });
+    const accept = await api.POST('/v1/orders/{orderId}/acceptCancellation', {
+      params: { path: { orderId: c } },
+    });
     expect(accept.response.status).toBe(204);
     expect(await accept.response.clone().text()).toBe('');
     expect(od.response('cancellationAccepted', 204, null)).toEqual([]);
@@ -355,7 +367,10 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
         geoLocalization: { latitude: -23.5, longitude: -46.6 },
       },
     } as const;
-    const t = await api.POST('/v1/orders/{orderId}/tracking', { params: { path: { orderId: id } }, body: update });
+    const t = await api.POST('/v1/orders/{orderId}/tracking', {
+      params: { path: { orderId: id } },
+      body: update,
+    });
     expect(t.response.status).toBe(202);
     expect(await t.response.clone().text()).toBe('');
     expect((await adminView(id)).history.at(-1)).toMatchObject({ trigger: 'tracking', detail: update });
@@ -406,7 +421,12 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     expect(r.status).toBe(202);
     expect(await r.json()).toEqual({ status: 'accepted', situation: 'CANCELLED' });
     // the standard-only routes do not exist for it
-    for (const path of ['acceptCancellation', 'denyCancellation', 'tracking', 'validateCode?deliveryCode=1']) {
+    for (const path of [
+      'acceptCancellation',
+      'denyCancellation',
+      'tracking',
+      'validateCode?deliveryCode=1',
+    ]) {
       const x = await stack.api(`/v1/orders/${e}/${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

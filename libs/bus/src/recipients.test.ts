@@ -41,12 +41,27 @@ const CASES: [string, RecipientCredential, RecipientEvent, boolean][] = [
   ['time zones compared as instants', cred, { ...ev, createdAt: '2025-12-31T21:00:00.000-03:00' }, true],
   // the Open Delivery handshake types exist only for OPEN_DELIVERY credentials
   ['SPEC credential, CANCELLATION_REQUESTED', cred, { ...ev, eventType: 'CANCELLATION_REQUESTED' }, false],
-  ['SPEC credential, CANCELLATION_REQUEST_DENIED', cred, { ...ev, eventType: 'CANCELLATION_REQUEST_DENIED' }, false],
-  ['SPEC credential, ORDER_CANCELLATION_REQUEST', cred, { ...ev, eventType: 'ORDER_CANCELLATION_REQUEST' }, false],
+  [
+    'SPEC credential, CANCELLATION_REQUEST_DENIED',
+    cred,
+    { ...ev, eventType: 'CANCELLATION_REQUEST_DENIED' },
+    false,
+  ],
+  [
+    'SPEC credential, ORDER_CANCELLATION_REQUEST',
+    cred,
+    { ...ev, eventType: 'ORDER_CANCELLATION_REQUEST' },
+    false,
+  ],
   ['SPEC credential, CANCELLED_DENIED', cred, { ...ev, eventType: 'CANCELLED_DENIED' }, false],
   ['SPEC credential, CANCELLED (shared type)', cred, { ...ev, eventType: 'CANCELLED' }, true],
   ['SPEC credential, an extension (PREPARING)', cred, { ...ev, eventType: 'PREPARING' }, true],
-  ['OPEN_DELIVERY credential, ORDER_CANCELLATION_REQUEST', od, { ...ev, eventType: 'ORDER_CANCELLATION_REQUEST' }, true],
+  [
+    'OPEN_DELIVERY credential, ORDER_CANCELLATION_REQUEST',
+    od,
+    { ...ev, eventType: 'ORDER_CANCELLATION_REQUEST' },
+    true,
+  ],
   ['OPEN_DELIVERY credential, CANCELLED_DENIED', od, { ...ev, eventType: 'CANCELLED_DENIED' }, true],
   ['OPEN_DELIVERY credential, CONFIRMED', od, ev, true],
   [

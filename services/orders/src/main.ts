@@ -10,17 +10,17 @@ import { MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES, REPLY_OVERHEAD_BYTES } from 
 import { adminAction, publicAction } from './handlers/action.ts';
 import { adminCancel } from './handlers/admin-cancel.ts';
 import { adminCourier } from './handlers/admin-courier.ts';
+import { adminCreate } from './handlers/admin-create.ts';
+import { adminEdit } from './handlers/admin-edit.ts';
+import { adminGet } from './handlers/admin-get.ts';
+import { adminPayment } from './handlers/admin-payment.ts';
+import { getOrder } from './handlers/get.ts';
 import {
   adminCancellationDecision,
   adminCancellationRequest,
   publicHandshake,
 } from './handlers/handshake.ts';
 import { tracking, validateCode } from './handlers/od-delivery.ts';
-import { adminCreate } from './handlers/admin-create.ts';
-import { adminEdit } from './handlers/admin-edit.ts';
-import { adminGet } from './handlers/admin-get.ts';
-import { adminPayment } from './handlers/admin-payment.ts';
-import { getOrder } from './handlers/get.ts';
 import { type Relay, startRelay } from './outbox/relay.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');

@@ -120,7 +120,12 @@ WHERE e.merchant_id = $2::uuid AND ${recipientSql({
     includeMarketplaceOrders: '$4::boolean',
     apiProfile: '$6::text',
   },
-  event: { merchantId: 'e.merchant_id', channel: 'e.channel', createdAt: 'e.created_at', eventType: 'e.event_type' },
+  event: {
+    merchantId: 'e.merchant_id',
+    channel: 'e.channel',
+    createdAt: 'e.created_at',
+    eventType: 'e.event_type',
+  },
 })}
 ORDER BY e.created_at, e.stored_at
 ON CONFLICT (credential_id, event_id) DO NOTHING`;

@@ -46,9 +46,7 @@ export function isOpenDeliveryCaller(ctx: GatewayContext, request: FastifyReques
 }
 
 /** Routes whose 202 is the standard's `Accepted` (no body). */
-const ACTION_ROUTE = new Set(
-  [...ORDER_ACTIONS, 'tracking'].map((a) => `/v1/orders/:orderId/${a}`),
-);
+const ACTION_ROUTE = new Set([...ORDER_ACTIONS, 'tracking'].map((a) => `/v1/orders/:orderId/${a}`));
 const POLLING_ROUTES = new Set(['/v1/events::polling', '/v1/events/::polling']);
 const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
 

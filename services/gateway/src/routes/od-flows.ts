@@ -68,7 +68,10 @@ export async function odCancellationStep(
     rpcCall(ctx, request, ORDER_OPS.handshake, { params: { orderId, step }, body: body.value, headers }),
   );
   if (r.status === 202 && step !== 'requestCancellation')
-    return reply.code(204).headers(r.headers ?? {}).send();
+    return reply
+      .code(204)
+      .headers(r.headers ?? {})
+      .send();
   return writeRpcReply(reply, r);
 }
 
@@ -131,8 +134,13 @@ export const odFlowRoutes: RouteModule = (app, ctx) => {
         const { orderId } = request.params;
         const body = parseBody(request, orderTrackingSchema);
         if ('refused' in body) return sendError(reply, body.refused);
-        const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/tracking`, body.value, (headers) =>
-          rpcCall(ctx, request, ORDER_OPS.tracking, { params: { orderId }, body: body.value, headers }),
+        const r = await idempotentCall(
+          ctx,
+          request,
+          `/v1/orders/${orderId}/tracking`,
+          body.value,
+          (headers) =>
+            rpcCall(ctx, request, ORDER_OPS.tracking, { params: { orderId }, body: body.value, headers }),
         );
         return writeRpcReply(reply, r);
       },

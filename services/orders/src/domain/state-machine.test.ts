@@ -258,7 +258,8 @@ describe('state machine: the Open Delivery cancellation handshake', () => {
 
   for (const t of triggers)
     for (const p of pendings)
-      it(`ACCEPTED, pending ${p} --${t}-->`, () => expect(decide('DELIVERY', 'ACCEPTED', t, p)).toEqual(LIVE[t][p]));
+      it(`ACCEPTED, pending ${p} --${t}-->`, () =>
+        expect(decide('DELIVERY', 'ACCEPTED', t, p)).toEqual(LIVE[t][p]));
 
   it('every live situation and type behaves as ACCEPTED (the order stays where it is)', () => {
     for (const type of ORDER_TYPES)

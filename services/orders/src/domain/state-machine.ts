@@ -160,7 +160,8 @@ function handshake(from: Situation, trigger: HandshakeTrigger, pending: PendingC
   const row = HANDSHAKE[trigger][pending];
   if (row === 'invalid') return invalid;
   if (row === 'already_applied') return { kind: 'already_applied', to: from };
-  if (row.cancel) return { kind: 'move', to: 'CANCELLED', event: row.event, backtrack: false, pending: 'NONE' };
+  if (row.cancel)
+    return { kind: 'move', to: 'CANCELLED', event: row.event, backtrack: false, pending: 'NONE' };
   return { kind: 'request', to: from, event: row.event, pending: row.pending };
 }
 

@@ -66,7 +66,9 @@ const adminFail = (f: Record<string, string[]>): never => {
  * side asks the point of sale to cancel (ORDER_CANCELLATION_REQUEST; only OPEN_DELIVERY credentials
  * receive it and can answer it).
  */
-export function adminCancellationRequest(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCancellationRequest> {
+export function adminCancellationRequest(
+  deps: OrdersDeps,
+): OpHandler<typeof ORDER_OPS.adminCancellationRequest> {
   return async (req) => {
     const { by, reason } = parse(adminCancellationRequestSchema, req.body, adminFail);
     const code = by === 'CUSTOMER' ? CANCELLATION_CODES.customer : CANCELLATION_CODES.merchant;
@@ -88,7 +90,8 @@ export function adminCancellationDecision(
 ): OpHandler<typeof ORDER_OPS.adminCancellationDecision> {
   return async (req) => {
     const { reason } = parse(adminCancellationDecisionSchema, req.body, adminFail);
-    const trigger = req.params.decision === 'accept' ? 'platformAcceptsCancellation' : 'platformDeniesCancellation';
+    const trigger =
+      req.params.decision === 'accept' ? 'platformAcceptsCancellation' : 'platformDeniesCancellation';
     return writeOrder(deps, {
       scope: { orderId: req.params.orderId, hidePendingPayment: false },
       actor: { kind: 'CHANNEL' },
