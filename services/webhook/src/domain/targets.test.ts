@@ -18,7 +18,11 @@ const base: CredentialRecord = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const spec = base;
-const od: CredentialRecord = { ...base, clientId: 'odc_000000000000000000000002', apiProfile: 'OPEN_DELIVERY' };
+const od: CredentialRecord = {
+  ...base,
+  clientId: 'odc_000000000000000000000002',
+  apiProfile: 'OPEN_DELIVERY',
+};
 const event = (eventType: string) => ({
   merchantId,
   channel: 'APP',
