@@ -19,6 +19,11 @@ type OdEventType =
   | 'DELIVERED'
   | (typeof HANDSHAKE_EVENT_TYPES)[number];
 type Creds = { clientId: string; clientSecret: string };
+/** the standard's OrderConfirmed body (createdAt and orderExternalCode required) */
+const confirmBody = (id = 'x') => ({
+  createdAt: new Date().toISOString(),
+  orderExternalCode: `PDV-${id.slice(0, 8)}`,
+});
 
 describe('a client generated from the official 1.4.0 document runs the cycle unchanged', () => {
   let stack: TestStack;
@@ -200,7 +205,7 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     for (const id of [a, b]) {
       const c = await api.POST('/v1/orders/{orderId}/confirm', {
         params: { path: { orderId: id } },
-        body: {},
+        body: confirmBody(),
       });
       expect(c.response.status).toBe(202);
     }
@@ -337,7 +342,10 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
   it('validateCode and tracking', async () => {
     const api = await odApi();
     const id = await newOrder();
-    await api.POST('/v1/orders/{orderId}/confirm', { params: { path: { orderId: id } }, body: {} });
+    await api.POST('/v1/orders/{orderId}/confirm', {
+      params: { path: { orderId: id } },
+      body: confirmBody(id),
+    });
     const { deliveryCode } = await adminView(id);
     expect(deliveryCode).toMatch(/^\d{4}$/);
 
@@ -375,7 +383,10 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     expect(await t.response.clone().text()).toBe('');
     expect((await adminView(id)).history.at(-1)).toMatchObject({ trigger: 'tracking', detail: update });
     const takeout = await newOrder('TAKEOUT');
-    await api.POST('/v1/orders/{orderId}/confirm', { params: { path: { orderId: takeout } }, body: {} });
+    await api.POST('/v1/orders/{orderId}/confirm', {
+      params: { path: { orderId: takeout } },
+      body: confirmBody(takeout),
+    });
     const refused = await api.POST('/v1/orders/{orderId}/tracking', {
       params: { path: { orderId: takeout } },
       body: update,
@@ -398,7 +409,7 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     const ro = openDeliveryClient(stack.gateway.publicUrl, await tokenOf(readOnly));
     const forbidden = await ro.POST('/v1/orders/{orderId}/confirm', {
       params: { path: { orderId: randomUUID() } },
-      body: {},
+      body: confirmBody(),
     });
     expect(forbidden.response.status).toBe(403);
     expect(forbidden.response.headers.get('content-type')).toContain('application/problem+json');
