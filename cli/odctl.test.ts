@@ -256,6 +256,39 @@ describe('odctl', () => {
     expect(again.err).toMatchObject({ status: 422 });
   });
 
+  it('order cancellation-request and cancellation-decision drive the Open Delivery handshake', async () => {
+    const store = await odctl(stack, 'store', 'create', '--name', 'Loja handshake');
+    const created = await odctl(stack, 'order', 'create', store.out.id, '--type', 'DELIVERY');
+    const id = created.out.id;
+    const asked = await odctl(
+      stack,
+      'order',
+      'cancellation-request',
+      id,
+      '--by',
+      'CUSTOMER',
+      '--reason',
+      'demora',
+    );
+    expect(asked.code).toBe(0);
+    expect(asked.out).toEqual({ status: 'accepted', situation: 'PENDING' });
+    const again = await odctl(stack, 'order', 'cancellation-request', id, '--by', 'PLATFORM');
+    expect(again.out).toEqual({ status: 'already_applied', situation: 'PENDING' });
+    // the customer's request is answered by the point of sale, not by the platform: nothing to decide
+    const decision = await odctl(stack, 'order', 'cancellation-decision', id, 'accept');
+    expect(decision.code).toBe(1);
+    expect(decision.err).toMatchObject({ status: 422 });
+    const view = await stack.admin('GET', `/admin/v1/orders/${id}`);
+    expect(await view.json()).toMatchObject({
+      situation: 'PENDING',
+      cancellationRequest: {
+        party: 'ORDERING_APP',
+        reason: 'demora',
+        code: 'CONSUMER_CANCELLATION_REQUESTED',
+      },
+    });
+  });
+
   it('user invite prints the setup link; list shows the user; remove takes the store away', async () => {
     const store = await odctl(stack, 'store', 'create', '--name', 'Loja usuários');
     const merchantId = store.out.id;

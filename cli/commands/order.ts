@@ -1,4 +1,4 @@
-import { ORDER_ACTIONS } from '@od/contracts';
+import { CANCELLATION_DECISIONS, ORDER_ACTIONS } from '@od/contracts';
 import { type Command, Option } from 'commander';
 import { type Ctx, enc, parseJsonObject } from '../lib/context.ts';
 
@@ -74,6 +74,39 @@ export function registerOrder(program: Command, ctx: Ctx): void {
       if (o.reason) body.reason = o.reason;
       ctx.print(await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/cancel`, body));
     });
+
+  order
+    .command('cancellation-request <orderId>')
+    .description(
+      'POST /admin/v1/orders/{orderId}/cancellation-request: the customer or the platform asks the point of sale to cancel (Open Delivery ORDER_CANCELLATION_REQUEST)',
+    )
+    .addOption(new Option('--by <who>', 'who asks').choices(['CUSTOMER', 'PLATFORM']).default('CUSTOMER'))
+    .option('--reason <text>', 'cancellation reason')
+    .action(async (orderId: string, o: { by: string; reason?: string }) => {
+      const body: Record<string, unknown> = { by: o.by };
+      if (o.reason) body.reason = o.reason;
+      ctx.print(
+        await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/cancellation-request`, body),
+      );
+    });
+
+  order
+    .command('cancellation-decision <orderId> <decision>')
+    .description(
+      `POST /admin/v1/orders/{orderId}/cancellation-request/{decision}: the platform answers a point of sale's Open Delivery requestCancellation (${CANCELLATION_DECISIONS.join(' | ')})`,
+    )
+    .option('--reason <text>', 'reason (of a denial)')
+    .action(async (orderId: string, decision: string, o: { reason?: string }) =>
+      ctx.print(
+        await ctx
+          .client()
+          .request(
+            'POST',
+            `/admin/v1/orders/${enc(orderId)}/cancellation-request/${enc(decision)}`,
+            o.reason ? { reason: o.reason } : {},
+          ),
+      ),
+    );
 
   order
     .command('edit <orderId>')

@@ -10,8 +10,15 @@ const cred: RecipientCredential = {
   status: 'ACTIVE',
   createdAt: '2026-01-01T00:00:00.000Z',
   includeMarketplaceOrders: true,
+  apiProfile: 'SPEC',
 };
-const ev: RecipientEvent = { merchantId: m, channel: 'APP', createdAt: '2026-01-01T00:00:00.001Z' };
+const ev: RecipientEvent = {
+  merchantId: m,
+  channel: 'APP',
+  createdAt: '2026-01-01T00:00:00.001Z',
+  eventType: 'CONFIRMED',
+};
+const od: RecipientCredential = { ...cred, apiProfile: 'OPEN_DELIVERY' };
 
 /** One table of cases, checked against the TypeScript rule and the SQL rule alike. */
 const CASES: [string, RecipientCredential, RecipientEvent, boolean][] = [
@@ -32,6 +39,37 @@ const CASES: [string, RecipientCredential, RecipientEvent, boolean][] = [
   ],
   ['other channel, flag off', { ...cred, includeMarketplaceOrders: false }, ev, true],
   ['time zones compared as instants', cred, { ...ev, createdAt: '2025-12-31T21:00:00.000-03:00' }, true],
+  // the Open Delivery handshake types exist only for OPEN_DELIVERY credentials
+  ['SPEC credential, CANCELLATION_REQUESTED', cred, { ...ev, eventType: 'CANCELLATION_REQUESTED' }, false],
+  [
+    'SPEC credential, CANCELLATION_REQUEST_DENIED',
+    cred,
+    { ...ev, eventType: 'CANCELLATION_REQUEST_DENIED' },
+    false,
+  ],
+  [
+    'SPEC credential, ORDER_CANCELLATION_REQUEST',
+    cred,
+    { ...ev, eventType: 'ORDER_CANCELLATION_REQUEST' },
+    false,
+  ],
+  ['SPEC credential, CANCELLED_DENIED', cred, { ...ev, eventType: 'CANCELLED_DENIED' }, false],
+  ['SPEC credential, CANCELLED (shared type)', cred, { ...ev, eventType: 'CANCELLED' }, true],
+  ['SPEC credential, an extension (PREPARING)', cred, { ...ev, eventType: 'PREPARING' }, true],
+  [
+    'OPEN_DELIVERY credential, ORDER_CANCELLATION_REQUEST',
+    od,
+    { ...ev, eventType: 'ORDER_CANCELLATION_REQUEST' },
+    true,
+  ],
+  ['OPEN_DELIVERY credential, CANCELLED_DENIED', od, { ...ev, eventType: 'CANCELLED_DENIED' }, true],
+  ['OPEN_DELIVERY credential, CONFIRMED', od, ev, true],
+  [
+    'OPEN_DELIVERY credential, handshake type of another store',
+    od,
+    { ...ev, merchantId: randomUUID(), eventType: 'CANCELLATION_REQUESTED' },
+    false,
+  ],
 ];
 
 describe('the recipient rule', () => {
@@ -50,8 +88,14 @@ describe('the recipient rule', () => {
 
   it.each(CASES)('%s (SQL, the same answer)', async (_, c, e, expected) => {
     const where = recipientSql({
-      credential: { merchantId: '$1', status: '$2', createdAt: '$3', includeMarketplaceOrders: '$4' },
-      event: { merchantId: '$5', channel: '$6', createdAt: '$7' },
+      credential: {
+        merchantId: '$1',
+        status: '$2',
+        createdAt: '$3',
+        includeMarketplaceOrders: '$4',
+        apiProfile: '$8',
+      },
+      event: { merchantId: '$5', channel: '$6', createdAt: '$7', eventType: '$9' },
     });
     const r = await client.query<{ ok: boolean }>(`SELECT (${where}) AS ok`, [
       c.merchantId,
@@ -61,6 +105,8 @@ describe('the recipient rule', () => {
       e.merchantId,
       e.channel,
       e.createdAt,
+      c.apiProfile,
+      e.eventType,
     ]);
     expect(r.rows[0].ok).toBe(expected);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HANDSHAKE_EVENT_TYPES } from './open-delivery-flows.ts';
 
 export const STANDARD_EVENT_TYPES = [
   'CREATED',
@@ -23,8 +24,16 @@ export const EVENT_TYPES = [
   'PREPARING',
   'MODIFIED',
   ...COURIER_EVENT_TYPES,
+  ...HANDSHAKE_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Event types only OPEN_DELIVERY credentials receive (the Open Delivery cancellation handshake):
+ * the recipient rule (@od/bus recipients.ts) keeps them out of every SPEC credential's feed and
+ * webhook deliveries.
+ */
+export const OPEN_DELIVERY_ONLY_EVENT_TYPES: readonly EventType[] = HANDSHAKE_EVENT_TYPES;
 
 /** SPEC "Event envelope": optional fields are omitted, never null. The envelope never carries the order. */
 export const eventEnvelopeSchema = z.object({

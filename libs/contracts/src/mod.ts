@@ -10,6 +10,7 @@ export * from './menu.ts';
 export * from './menu-render.ts';
 export * from './merchant.ts';
 export * from './op.ts';
+export * from './open-delivery-flows.ts';
 export * from './ops.ts';
 export * from './order.ts';
 export * from './panel.ts';

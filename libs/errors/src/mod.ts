@@ -109,6 +109,18 @@ export const errors = {
     business(409, 'idempotency_key_reuse', 'Idempotency-Key já usada com uma requisição diferente.'),
   invalidTransition: (situation: string, action: string) =>
     business(422, 'invalid_transition', `A ação ${action} não é permitida para um pedido em ${situation}.`),
+  // Open Delivery order flows (OPEN_DELIVERY credentials; rendered in the standard's form)
+  /** a handshake step with no request of the other party to answer, or on a final order */
+  cancellationStepRefused: (step: string, situation: string, pending: string) =>
+    business(
+      422,
+      'invalid_transition',
+      pending === 'NONE'
+        ? `A ação ${step} não é permitida para um pedido em ${situation} sem pedido de cancelamento pendente.`
+        : `A ação ${step} não é permitida para um pedido em ${situation} com pedido de cancelamento pendente (${pending}).`,
+    ),
+  /** validateCode: the standard answers 400 with the cause in `title` */
+  invalidDeliveryCode: () => business(400, 'invalid_delivery_code', 'Código de entrega inválido.'),
   rateLimited: () =>
     business(
       429,

@@ -19,7 +19,8 @@ export type OdEventType = (typeof OD_EVENT_TYPES)[number];
 const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
 
 /**
- * Platform event type -> standard event type. The six standard types pass unchanged; an extension
+ * Platform event type -> standard event type. The standard types (the six shared with SPEC and the
+ * four of the cancellation handshake) pass unchanged; an extension
  * with a standard equivalent is renamed (the courier's delivery is the standard's `DELIVERED`);
  * every other extension (`PREPARING`, `MODIFIED`, the other courier events) has no equivalent in
  * 1.4.0 and is left out of an OPEN_DELIVERY credential's feed.

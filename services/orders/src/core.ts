@@ -4,7 +4,7 @@ import { type ActionResponse, INTERNAL_OPS, isGuid, type MerchantSnapshot, type 
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import type { LockedOrder } from './db/orders.ts';
-import { decide, type Trigger } from './domain/state-machine.ts';
+import { decide, type LifecycleTrigger } from './domain/state-machine.ts';
 import type { Plan } from './write.ts';
 
 /** What every handler needs. `wake` nudges the outbox relay right after a commit. */
@@ -30,15 +30,17 @@ export const notFound = () => new HttpException(errors.orderNotFound());
  */
 export function transitionPlan(
   o: LockedOrder,
-  trigger: Trigger,
+  trigger: LifecycleTrigger,
   cancellation?: { reason: string; code: string },
 ): Plan {
-  const d = decide(o.type, o.situation, trigger);
+  const d = decide(o.type, o.situation, trigger, o.cancellationRequest?.party ?? 'NONE');
   if (d.kind === 'invalid') throw new HttpException(errors.invalidTransition(o.situation, trigger));
   const reply = (body: ActionResponse) => () => ({ status: 202, body });
   if (d.kind === 'already_applied') return { answer: reply({ status: 'already_applied', situation: d.to }) };
   return {
     change: {
+      // a final state closes an open Open Delivery cancellation request
+      cancellationRequest: d.kind === 'move' && d.pending === 'NONE' ? null : undefined,
       to: d.to,
       event: d.event && {
         type: d.event,
@@ -47,7 +49,11 @@ export function transitionPlan(
       history: {
         trigger,
         detail:
-          cancellation && d.to === 'CANCELLED' ? cancellation : d.backtrack ? { backtrack: true } : undefined,
+          cancellation && d.to === 'CANCELLED'
+            ? cancellation
+            : d.kind === 'move' && d.backtrack
+              ? { backtrack: true }
+              : undefined,
       },
     },
     answer: reply({ status: 'accepted', situation: d.to }),

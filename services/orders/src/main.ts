@@ -15,6 +15,12 @@ import { adminEdit } from './handlers/admin-edit.ts';
 import { adminGet } from './handlers/admin-get.ts';
 import { adminPayment } from './handlers/admin-payment.ts';
 import { getOrder } from './handlers/get.ts';
+import {
+  adminCancellationDecision,
+  adminCancellationRequest,
+  publicHandshake,
+} from './handlers/handshake.ts';
+import { tracking, validateCode } from './handlers/od-delivery.ts';
 import { type Relay, startRelay } from './outbox/relay.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
@@ -67,6 +73,11 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
       adminCancel: adminCancel(deps),
       adminEdit: adminEdit(deps),
       adminCourier: adminCourier(deps),
+      handshake: publicHandshake(deps),
+      validateCode: validateCode(deps),
+      tracking: tracking(deps),
+      adminCancellationRequest: adminCancellationRequest(deps),
+      adminCancellationDecision: adminCancellationDecision(deps),
     },
     { storeOf: { orderId: storeOfOrder(base.pool) } },
   );

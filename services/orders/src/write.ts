@@ -15,7 +15,14 @@ import type { PoolClient } from '@od/db';
 import { errors, HttpException, isHttpException } from '@od/errors';
 import { notFound, type OrdersDeps } from './core.ts';
 import { findIdem, type IdemKey, type IdemRecord, recordIdem } from './db/idempotency.ts';
-import { beginAndLock, type ChangeRow, type LockedOrder, type OrderScope, writeChange } from './db/orders.ts';
+import {
+  beginAndLock,
+  type CancellationRequest,
+  type ChangeRow,
+  type LockedOrder,
+  type OrderScope,
+  writeChange,
+} from './db/orders.ts';
 import { buildEventMessage } from './domain/envelope.ts';
 import { byteLength, MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES } from './domain/limits.ts';
 
@@ -38,6 +45,8 @@ export interface Change {
   document?: Order;
   event?: { type: EventType; metadata?: Record<string, unknown> };
   history: { trigger: string; detail?: unknown };
+  /** the Open Delivery cancellation request after the change (undefined = unchanged, null = none) */
+  cancellationRequest?: CancellationRequest | null;
 }
 
 export interface Plan {
@@ -201,6 +210,7 @@ function toRow(deps: OrdersDeps, o: LockedOrder | undefined, ch: Change, actor: 
     detail: ch.history.detail === undefined ? null : JSON.stringify(ch.history.detail),
     event,
     notify: !deps.leads(),
+    cancellationRequest: ch.cancellationRequest,
   };
 }
 

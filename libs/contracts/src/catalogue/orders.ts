@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOps } from '../op.ts';
+import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS } from '../open-delivery-flows.ts';
 import { ORDER_ACTIONS } from '../order.ts';
 
 const order = z.object({ orderId: z.string() });
@@ -19,6 +20,11 @@ const adminBody = z.unknown();
  * - adminCreate: body OrderIntake -> 201 Order + { situation, channel }; adminGet -> 200 Order + history
  * - adminAction -> as `action`, actor PANEL; adminPayment / adminCancel ({ by, reason? }) -> 202
  * - adminEdit: body OrderEdit -> 200; adminCourier: body CourierUpdate -> 202 { status, eventId }
+ * Open Delivery flows (open-delivery-flows.ts), called by the gateway for OPEN_DELIVERY credentials:
+ * - handshake: step requestCancellation | acceptCancellation | denyCancellation, body the standard's
+ *   -> 202 ActionResponse; validateCode: query { deliveryCode } -> 200 { orderId, deliveryCode } | 400;
+ *   tracking: body OrderTracking -> 202
+ * - adminCancellationRequest ({ by, reason? }) and adminCancellationDecision (accept | deny) -> 202
  */
 export const ORDER_OPS = defineOps('orders', {
   get: { name: 'get', callers: ['credential'], params: order },
@@ -49,4 +55,29 @@ export const ORDER_OPS = defineOps('orders', {
   adminCancel: { name: 'admin.cancel', callers: ['admin'], params: order, body: adminBody },
   adminEdit: { name: 'admin.edit', callers: ['admin'], params: order, body: adminBody },
   adminCourier: { name: 'admin.courier', callers: ['admin'], params: order, body: adminBody },
+  handshake: {
+    name: 'handshake',
+    callers: ['credential'],
+    params: z.object({ orderId: z.string(), step: z.enum(HANDSHAKE_STEPS) }),
+    body: z.unknown(),
+  },
+  validateCode: {
+    name: 'validateCode',
+    callers: ['credential'],
+    params: order,
+    query: z.object({ deliveryCode: z.string() }),
+  },
+  tracking: { name: 'tracking', callers: ['credential'], params: order, body: z.unknown() },
+  adminCancellationRequest: {
+    name: 'admin.cancellationRequest',
+    callers: ['admin'],
+    params: order,
+    body: adminBody,
+  },
+  adminCancellationDecision: {
+    name: 'admin.cancellationDecision',
+    callers: ['admin'],
+    params: z.object({ orderId: z.string(), decision: z.enum(CANCELLATION_DECISIONS) }),
+    body: adminBody,
+  },
 });

@@ -7,6 +7,7 @@ const CREDENTIAL_COLUMNS = {
   status: 'c.status',
   createdAt: 'c.created_at',
   includeMarketplaceOrders: 'c.include_marketplace_orders',
+  apiProfile: 'c.api_profile',
 };
 
 /** Advisory lock class of "fan-out of one store" (two-key form; key 2 = hashtext(merchantId)). */
@@ -51,7 +52,7 @@ INSERT INTO feed_entries (credential_id, event_id, event_created_at, held)
 SELECT c.client_id, ev.event_id, $6::timestamptz, ev.held FROM ev, credentials c
 WHERE ${recipientSql({
   credential: CREDENTIAL_COLUMNS,
-  event: { merchantId: '$2::uuid', channel: '$3::text', createdAt: '$6::timestamptz' },
+  event: { merchantId: '$2::uuid', channel: '$3::text', createdAt: '$6::timestamptz', eventType: '$4::text' },
 })}
 ORDER BY c.client_id
 ON CONFLICT (credential_id, event_id) DO NOTHING`;
@@ -97,11 +98,12 @@ export const storeOfCredential = (pool: Pool) => async (clientId: string) => {
   return r.rows[0]?.m ?? null;
 };
 
-const UPSERT_CREDENTIAL_SQL = `INSERT INTO credentials AS c (client_id, merchant_id, status, include_marketplace_orders, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6)
+const UPSERT_CREDENTIAL_SQL = `INSERT INTO credentials AS c (client_id, merchant_id, status, include_marketplace_orders, created_at, updated_at, api_profile)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (client_id) DO UPDATE SET
   status = EXCLUDED.status,
   include_marketplace_orders = EXCLUDED.include_marketplace_orders,
+  api_profile = EXCLUDED.api_profile,
   updated_at = EXCLUDED.updated_at
 WHERE c.status <> 'REVOKED' AND c.updated_at <= EXCLUDED.updated_at
 RETURNING (xmax = 0) AS inserted, status`;
@@ -116,8 +118,14 @@ WHERE e.merchant_id = $2::uuid AND ${recipientSql({
     status: '$5::text',
     createdAt: '$3::timestamptz',
     includeMarketplaceOrders: '$4::boolean',
+    apiProfile: '$6::text',
   },
-  event: { merchantId: 'e.merchant_id', channel: 'e.channel', createdAt: 'e.created_at' },
+  event: {
+    merchantId: 'e.merchant_id',
+    channel: 'e.channel',
+    createdAt: 'e.created_at',
+    eventType: 'e.event_type',
+  },
 })}
 ORDER BY e.created_at, e.stored_at
 ON CONFLICT (credential_id, event_id) DO NOTHING`;
@@ -139,6 +147,7 @@ export async function upsertCredential(
       rec.includeMarketplaceOrders,
       rec.createdAt,
       rec.updatedAt,
+      rec.apiProfile,
     ]);
     const row = r.rows[0];
     let backfilled = 0;
@@ -150,6 +159,7 @@ export async function upsertCredential(
         rec.createdAt,
         rec.includeMarketplaceOrders,
         row.status,
+        rec.apiProfile,
       ]);
       backfilled = b.rowCount ?? 0;
     }

@@ -1,5 +1,8 @@
 import {
+  adminCancellationDecisionSchema,
+  adminCancellationRequestSchema,
   adminOrderQuerySchema,
+  CANCELLATION_DECISIONS,
   cancellationBodySchema,
   cancelSchema,
   courierUpdateSchema,
@@ -69,6 +72,27 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
         forward(ctx, request, reply, op, {
           params: { orderId: (request.params as P).orderId },
           body: request.body,
+        }),
+    );
+  }
+  // the Open Delivery cancellation handshake, ordering application's side (OPEN_DELIVERY credentials)
+  app.post(
+    '/admin/v1/orders/:orderId/cancellation-request',
+    { schema: { params: orderParams, body: adminCancellationRequestSchema } },
+    (request, reply) =>
+      forward(ctx, request, reply, ORDER_OPS.adminCancellationRequest, {
+        params: { orderId: request.params.orderId },
+        body: request.body,
+      }),
+  );
+  for (const decision of CANCELLATION_DECISIONS) {
+    app.post(
+      `/admin/v1/orders/:orderId/cancellation-request/${decision}`,
+      { schema: { params: orderParams, body: adminCancellationDecisionSchema.nullable().optional() } },
+      (request, reply) =>
+        forward(ctx, request, reply, ORDER_OPS.adminCancellationDecision, {
+          params: { orderId: (request.params as P).orderId, decision },
+          body: request.body ?? {},
         }),
     );
   }

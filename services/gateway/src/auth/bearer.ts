@@ -9,6 +9,12 @@ import { STALE_AFTER_MS } from './credentials-sync.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
+    /**
+     * The client id of a token whose signature and expiry verified, set even when the request is
+     * then refused (paused, revoked, scope, rate limit): it tells the profile hook which error form
+     * the caller speaks. Never used to authorize anything.
+     */
+    verifiedClientId?: string;
   }
 }
 
@@ -68,6 +74,7 @@ export function bearer(ctx: GatewayContext, scope: Scope): onRequestAsyncHookHan
     ) {
       return sendError(reply, errors.unauthenticated());
     }
+    request.verifiedClientId = claims.client_id;
     // a view that may have missed a pause or a revocation cannot vouch for any credential
     if (ctx.replicas.staleness() > STALE_AFTER_MS) {
       request.log.warn('credentials view stale: bearer request refused with 503');

@@ -21,7 +21,12 @@ import type { GatewayContext } from '../context.ts';
  *   `x-polling-merchants` without the credential's store -> empty page;
  * - every JSON error -> the standard `Error` as `application/problem+json`.
  * SPEC callers are untouched: the hook returns at its first check.
- * Requests refused before the credential is known (no or invalid token) keep SPEC's 401 form.
+ * Which form an error takes: the caller is known once its token's signature and expiry verify
+ * (`verifiedClientId`, set by the bearer check even when it then refuses: paused or revoked
+ * credential, scope, rate limit). From there an OPEN_DELIVERY credential gets the standard's form.
+ * Before that (no token, malformed, bad signature, expired) nobody is known yet: SPEC's 401 with an
+ * empty body and `WWW-Authenticate`, for every caller. The profile never changes after creation, so
+ * even a paused or revoked credential's record names the right form.
  */
 export function installOpenDeliveryProfile(
   app: FastifyInstance,
@@ -29,13 +34,19 @@ export function installOpenDeliveryProfile(
   ack: (request: FastifyRequest, ids: string[]) => Promise<void>,
 ): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    const clientId = request.auth?.clientId;
-    if (!clientId || ctx.credentials.get(clientId)?.apiProfile !== 'OPEN_DELIVERY') return payload;
+    if (!isOpenDeliveryCaller(ctx, request)) return payload;
     return renderForOpenDelivery(request, reply, payload, ack);
   });
 }
 
-const ACTION_ROUTE = new Set(ORDER_ACTIONS.map((a) => `/v1/orders/:orderId/${a}`));
+/** true when the request's verified token names an OPEN_DELIVERY credential */
+export function isOpenDeliveryCaller(ctx: GatewayContext, request: FastifyRequest): boolean {
+  const clientId = request.auth?.clientId ?? request.verifiedClientId;
+  return !!clientId && ctx.credentials.get(clientId)?.apiProfile === 'OPEN_DELIVERY';
+}
+
+/** Routes whose 202 is the standard's `Accepted` (no body). */
+const ACTION_ROUTE = new Set([...ORDER_ACTIONS, 'tracking'].map((a) => `/v1/orders/:orderId/${a}`));
 const POLLING_ROUTES = new Set(['/v1/events::polling', '/v1/events/::polling']);
 const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
 
@@ -47,9 +58,8 @@ async function renderForOpenDelivery(
 ): Promise<unknown> {
   const text = payloadText(payload);
   if (reply.statusCode >= 400) {
-    if (!text) return payload;
     reply.type(OD_ERROR_MEDIA_TYPE);
-    return JSON.stringify(toOdError(reply.statusCode, safeParse(text)));
+    return JSON.stringify(toOdError(reply.statusCode, text ? safeParse(text) : {}));
   }
   const route = request.routeOptions.url ?? '';
   if (request.method === 'GET' && route === '/v1/orders/:orderId' && text) {

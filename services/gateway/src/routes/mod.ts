@@ -1,6 +1,7 @@
 import type { RouteModule } from '../context.ts';
 import { eventRoutes } from './events.ts';
 import { merchantRoutes } from './merchant.ts';
+import { odFlowRoutes } from './od-flows.ts';
 import { odMerchantRoutes } from './od-merchant.ts';
 import { openDeliveryRoutes } from './opendelivery.ts';
 import { orderRoutes } from './orders.ts';
@@ -12,6 +13,7 @@ export const publicRoutes: RouteModule[] = [
   tokenRoutes,
   merchantRoutes,
   orderRoutes,
+  odFlowRoutes,
   eventRoutes,
   odMerchantRoutes,
 ];

@@ -9,7 +9,7 @@ import {
   type OrderAction,
 } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, type HttpError } from '@od/errors';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
@@ -17,6 +17,8 @@ import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { findControlCharacter } from '../http/control-chars.ts';
 import { sendError } from '../http/errors.ts';
+import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
+import { odCancellationStep } from './od-flows.ts';
 
 const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
 const enc = new TextEncoder();
@@ -56,17 +58,43 @@ function cancellationBodyError(body: unknown, traceId: string): HttpError | unde
   return r.success ? undefined : errors.validation(fieldErrorsFromIssues(r.error.issues), traceId);
 }
 
+/** The raw text of a body the action routes read themselves (they accept any content type). */
+export function bodyText(raw: unknown): string {
+  return typeof raw === 'string' ? raw : raw instanceof Buffer ? raw.toString('utf8') : '';
+}
+
+/**
+ * One order-changing call through Idempotency-Key (per credential): the fingerprint is the path and
+ * the canonical body, so a key reused with another request is refused.
+ */
+export async function idempotentCall(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  path: string,
+  body: unknown,
+  call: (headers: Record<string, string>) => Promise<RpcReply | undefined>,
+): Promise<RpcReply> {
+  const fingerprint = `POST ${path}\n${body === undefined ? '' : canonicalJson(body)}`;
+  return ctx.idempotency.run(
+    request,
+    fingerprint,
+    async (headers) => (await call(headers)) ?? unavailableReply(request.id),
+  );
+}
+
 /**
  * Runs one lifecycle action through Idempotency-Key (per credential) and the orders service.
  * Only requestCancellation reads its body (`{ reason?, code? }`); other actions ignore any body.
+ * An OPEN_DELIVERY credential's requestCancellation is the standard's request (see
+ * od-flows.ts): answered later by the platform, not an immediate cancellation.
  */
 async function action(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, name: OrderAction) {
   const { orderId } = request.params as { orderId: string };
+  if (name === 'requestCancellation' && isOpenDeliveryCaller(ctx, request))
+    return odCancellationStep(ctx, request, reply, 'requestCancellation');
   let body: unknown;
-  let canonical = '';
   if (name === 'requestCancellation') {
-    const raw = request.body;
-    const text = typeof raw === 'string' ? raw : raw instanceof Buffer ? raw.toString('utf8') : '';
+    const text = bodyText(request.body);
     if (text.trim() !== '') {
       try {
         body = JSON.parse(text);
@@ -75,22 +103,28 @@ async function action(ctx: GatewayContext, request: FastifyRequest, reply: Fasti
       }
       const refused = cancellationBodyError(body, request.id);
       if (refused) return sendError(reply, refused);
-      canonical = canonicalJson(body);
     }
   }
-  const fingerprint = `POST /v1/orders/${orderId}/${name}\n${canonical}`;
-  const r = await ctx.idempotency.run(
-    request,
-    fingerprint,
-    async (headers) =>
-      (await rpcCall(ctx, request, ORDER_OPS.action, {
-        params: { orderId, action: name },
-        body,
-        headers,
-      })) ?? unavailableReply(request.id),
+  const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/${name}`, body, (headers) =>
+    rpcCall(ctx, request, ORDER_OPS.action, { params: { orderId, action: name }, body, headers }),
   );
   return writeRpcReply(reply, r);
 }
+
+/**
+ * A scope whose routes take any body (or none) as raw text: the handler parses and checks it, so a
+ * missing or mistyped content type never decides the answer. Path and query are validated as usual.
+ */
+export function rawBodyRoutes(sub: FastifyInstance) {
+  sub.removeAllContentTypeParsers();
+  sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  return sub.withTypeProvider<ZodTypeProvider>();
+}
+/** The validator of such a route: the body schema only documents it (OpenAPI). */
+export const rawBodyValidator: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === 'body'
+    ? (data: unknown) => ({ value: data })
+    : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
 
 /** Public routes served by the orders service: GET order and the seven lifecycle actions. */
 export const orderRoutes: RouteModule = (app, ctx) => {
@@ -105,9 +139,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
   );
   // actions accept any (or no) body: requestCancellation parses its optional JSON itself
   app.register(async (sub) => {
-    sub.removeAllContentTypeParsers();
-    sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    const zsub = sub.withTypeProvider<ZodTypeProvider>();
+    const zsub = rawBodyRoutes(sub);
     for (const name of ORDER_ACTIONS) {
       zsub.post(
         `/v1/orders/:orderId/${name}`,
@@ -124,10 +156,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
             // documents the cancellation body; it is read and checked by `action` (raw text body)
             ...(name === 'requestCancellation' ? { body: cancellationBodySchema.optional() } : {}),
           },
-          validatorCompiler: (route) =>
-            route.httpPart === 'body'
-              ? (data: unknown) => ({ value: data })
-              : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
+          validatorCompiler: rawBodyValidator,
           onRequest: bearer(ctx, 'orders:write'),
         },
         (request, reply) => action(ctx, request, reply, name),

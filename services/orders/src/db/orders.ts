@@ -1,4 +1,4 @@
-import type { Actor, OrderChannel, OrderType, Situation } from '@od/contracts';
+import type { Actor, OrderChannel, OrderType, PendingCancellation, Situation } from '@od/contracts';
 import { isGuid } from '@od/contracts';
 import type { Pool, PoolClient } from '@od/db';
 
@@ -17,6 +17,17 @@ export interface LockedOrder {
   situation: Situation;
   channel: OrderChannel;
   eventSeq: number;
+  /** the Open Delivery cancellation request waiting for an answer, null when none */
+  cancellationRequest: CancellationRequest | null;
+}
+
+/** A cancellation request of the Open Delivery handshake, as stored (orders.cancellation_request). */
+export interface CancellationRequest {
+  party: Exclude<PendingCancellation, 'NONE'>;
+  /** what the events answering it carry (EventMetadataCancel) */
+  reason: string;
+  code: string;
+  requestedAt: string;
 }
 
 /** Which order a change may touch: other stores' (and, for integrators, unpaid) orders do not exist. */
@@ -39,7 +50,8 @@ export async function beginAndLock(c: PoolClient, s: OrderScope): Promise<Locked
   const store = s.merchantId === undefined ? '' : ` AND merchant_id = '${s.merchantId}'`;
   const visible = s.hidePendingPayment ? " AND situation <> 'PENDING_PAYMENT'" : '';
   const res = (await c.query(
-    `BEGIN; SELECT id, merchant_id AS "merchantId", type, situation, channel, event_seq AS "eventSeq"
+    `BEGIN; SELECT id, merchant_id AS "merchantId", type, situation, channel, event_seq AS "eventSeq",
+       cancellation_request AS "cancellationRequest"
      FROM orders WHERE id = '${s.orderId}'${store}${visible} FOR UPDATE`,
   )) as unknown as { rows: LockedOrder[] }[];
   return res[1].rows[0];
@@ -72,6 +84,8 @@ export interface ChangeRow {
   event: { eventId: string; merchantId: string; orderSeq: number; eventType: string; message: string } | null;
   /** NOTIFY other replicas' relay leader (false when this process leads) */
   notify: boolean;
+  /** the cancellation request after the change: undefined = unchanged, null = none */
+  cancellationRequest?: CancellationRequest | null;
 }
 
 const HISTORY_AND_OUTBOX = `
@@ -124,10 +138,15 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     name: 'orders.change',
     text: `WITH u AS (
         UPDATE orders SET situation = $2, updated_at = $3, event_seq = event_seq + $4,
-          document = COALESCE($16::json, document)
+          document = COALESCE($16::json, document),
+          cancellation_request = CASE WHEN $17::bool THEN $18::jsonb ELSE cancellation_request END
         WHERE id = $1
       ), ${HISTORY_AND_OUTBOX}`,
-    values,
+    values: [
+      ...values,
+      r.cancellationRequest !== undefined,
+      r.cancellationRequest ? JSON.stringify(r.cancellationRequest) : null,
+    ],
   });
 }
 

@@ -1,7 +1,7 @@
 import { ORDER_ACTIONS, ORDER_TYPES, type OrderType, SITUATIONS, type Situation } from '@od/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Decision, decide, FINAL, type Trigger } from './state-machine.ts';
+import { type Decision, decide, FINAL, type LifecycleTrigger as Trigger } from './state-machine.ts';
 
 const move = (to: Situation, event?: string, backtrack = false) => ({ kind: 'move', to, event, backtrack });
 const same = (to: Situation) => ({ kind: 'already_applied', to });
@@ -212,5 +212,85 @@ describe('state machine: properties over random action sequences', () => {
         },
       ),
     );
+  });
+});
+
+describe('state machine: the Open Delivery cancellation handshake', () => {
+  type H = import('./state-machine.ts').HandshakeTrigger;
+  type P = import('@od/contracts').PendingCancellation;
+  const req = (to: Situation, event: string, pending: P) => ({ kind: 'request', to, event, pending });
+  const cancels = { kind: 'move', to: 'CANCELLED', event: 'CANCELLED', backtrack: false, pending: 'NONE' };
+  /** expected[trigger][pending] on a live order in ACCEPTED, written out by hand */
+  const LIVE: Record<H, Record<P, unknown>> = {
+    merchantRequestsCancellation: {
+      NONE: req('ACCEPTED', 'CANCELLATION_REQUESTED', 'MERCHANT'),
+      MERCHANT: same('ACCEPTED'),
+      ORDERING_APP: bad,
+    },
+    platformAcceptsCancellation: { NONE: bad, MERCHANT: cancels, ORDERING_APP: bad },
+    platformDeniesCancellation: {
+      NONE: bad,
+      MERCHANT: req('ACCEPTED', 'CANCELLATION_REQUEST_DENIED', 'NONE'),
+      ORDERING_APP: bad,
+    },
+    platformRequestsCancellation: {
+      NONE: req('ACCEPTED', 'ORDER_CANCELLATION_REQUEST', 'ORDERING_APP'),
+      MERCHANT: bad,
+      ORDERING_APP: same('ACCEPTED'),
+    },
+    merchantAcceptsCancellation: { NONE: bad, MERCHANT: bad, ORDERING_APP: cancels },
+    merchantDeniesCancellation: {
+      NONE: bad,
+      MERCHANT: bad,
+      ORDERING_APP: req('ACCEPTED', 'CANCELLED_DENIED', 'NONE'),
+    },
+  };
+  const ON_CANCELLED: Record<H, unknown> = {
+    merchantRequestsCancellation: same('CANCELLED'),
+    platformAcceptsCancellation: same('CANCELLED'),
+    platformDeniesCancellation: bad,
+    platformRequestsCancellation: same('CANCELLED'),
+    merchantAcceptsCancellation: same('CANCELLED'),
+    merchantDeniesCancellation: bad,
+  };
+  const triggers = Object.keys(LIVE) as H[];
+  const pendings: P[] = ['NONE', 'MERCHANT', 'ORDERING_APP'];
+
+  for (const t of triggers)
+    for (const p of pendings)
+      it(`ACCEPTED, pending ${p} --${t}-->`, () =>
+        expect(decide('DELIVERY', 'ACCEPTED', t, p)).toEqual(LIVE[t][p]));
+
+  it('every live situation and type behaves as ACCEPTED (the order stays where it is)', () => {
+    for (const type of ORDER_TYPES)
+      for (const from of ['PENDING', 'ACCEPTED', 'PREPARING', 'READY', 'DELIVERY'] as const)
+        for (const t of triggers)
+          for (const p of pendings) {
+            const want = JSON.parse(JSON.stringify(LIVE[t][p]).replaceAll('"ACCEPTED"', `"${from}"`));
+            expect(decide(type, from, t, p)).toEqual(want);
+          }
+  });
+
+  it('CANCELLED: asking or accepting again is already_applied, denying is 422; DONE and unpaid: 422', () => {
+    for (const t of triggers) {
+      expect(decide('DELIVERY', 'CANCELLED', t)).toEqual(ON_CANCELLED[t]);
+      expect(decide('DELIVERY', 'DONE', t)).toEqual(bad);
+      expect(decide('DELIVERY', 'PENDING_PAYMENT', t)).toEqual(bad);
+    }
+  });
+
+  it('a lifecycle move into a final state closes an open request; other moves leave it', () => {
+    expect(decide('DELIVERY', 'DELIVERY', 'delivered', 'ORDERING_APP')).toMatchObject({
+      kind: 'move',
+      to: 'DONE',
+      pending: 'NONE',
+    });
+    expect(decide('DELIVERY', 'ACCEPTED', 'requestCancellation', 'MERCHANT')).toMatchObject({
+      to: 'CANCELLED',
+      pending: 'NONE',
+    });
+    expect(decide('DELIVERY', 'ACCEPTED', 'dispatch', 'MERCHANT')).not.toHaveProperty('pending');
+    // without a pending request the lifecycle decisions are exactly SPEC's (no `pending` key)
+    expect(decide('DELIVERY', 'ACCEPTED', 'requestCancellation')).toEqual(move('CANCELLED', 'CANCELLED'));
   });
 });

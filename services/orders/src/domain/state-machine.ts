@@ -1,4 +1,4 @@
-import type { EventType, OrderAction, OrderType, Situation } from '@od/contracts';
+import type { EventType, OrderAction, OrderType, PendingCancellation, Situation } from '@od/contracts';
 
 /**
  * The order state machine (SPEC "States and transitions" + DESIGN decisions). Pure: given the
@@ -27,8 +27,32 @@ import type { EventType, OrderAction, OrderType, Situation } from '@od/contracts
  *   integrator already received. On CANCELLED: already_applied.
  * - PENDING_PAYMENT: only `pay` (-> PENDING, CREATED) and `cancel` act on it; every action is 422
  *   (the public API never reaches this far: such orders answer 404 before).
+ * - The Open Delivery cancellation handshake (HANDSHAKE below) is a second, orthogonal dimension:
+ *   the pending request (`PendingCancellation`). A move into a final state closes any request.
  */
-export type Trigger = OrderAction | 'pay' | 'cancel';
+export type LifecycleTrigger = OrderAction | 'pay' | 'cancel';
+
+/**
+ * The Open Delivery 1.4.0 cancellation handshake: one party asks, the other accepts or denies.
+ * - `merchantRequestsCancellation`: an OPEN_DELIVERY point of sale's `requestCancellation`
+ *   (CANCELLATION_REQUESTED); the ordering application, i.e. the platform operator through the admin
+ *   API, decides: `platformAcceptsCancellation` (CANCELLED) or `platformDeniesCancellation`
+ *   (CANCELLATION_REQUEST_DENIED).
+ * - `platformRequestsCancellation`: the customer or the platform asks through the admin API
+ *   (ORDER_CANCELLATION_REQUEST); the point of sale decides with `acceptCancellation`
+ *   (`merchantAcceptsCancellation`: CANCELLED) or `denyCancellation` (`merchantDeniesCancellation`:
+ *   CANCELLED_DENIED).
+ * SPEC's `requestCancellation` and the panel's `cancel` stay immediate (LifecycleTrigger).
+ */
+export type HandshakeTrigger =
+  | 'merchantRequestsCancellation'
+  | 'platformAcceptsCancellation'
+  | 'platformDeniesCancellation'
+  | 'platformRequestsCancellation'
+  | 'merchantAcceptsCancellation'
+  | 'merchantDeniesCancellation';
+
+export type Trigger = LifecycleTrigger | HandshakeTrigger;
 
 export const FINAL: ReadonlySet<Situation> = new Set(['DONE', 'CANCELLED']);
 
@@ -61,12 +85,103 @@ const ENTRY_EVENT: Partial<Record<Situation, EventType>> = {
 export type Decision =
   | { kind: 'invalid' }
   | { kind: 'already_applied'; to: Situation }
-  /** `event` undefined = a move without event (backtracking, silent cancellation of an unpaid order) */
-  | { kind: 'move'; to: Situation; event?: EventType; backtrack: boolean };
+  /**
+   * `event` undefined = a move without event (backtracking, silent cancellation of an unpaid order);
+   * `pending` set = the cancellation request this move leaves (a final state closes any: NONE)
+   */
+  | { kind: 'move'; to: Situation; event?: EventType; backtrack: boolean; pending?: PendingCancellation }
+  /** a handshake step that opens or closes a cancellation request without moving the order */
+  | { kind: 'request'; to: Situation; event: EventType; pending: PendingCancellation };
 
 const invalid: Decision = { kind: 'invalid' };
 
-export function decide(type: OrderType, from: Situation, trigger: Trigger): Decision {
+type HandshakeRow =
+  | 'invalid'
+  | 'already_applied'
+  /** `cancel`: the step cancels the order (CANCELLED); otherwise the order stays where it is */
+  | { event: EventType; pending: PendingCancellation; cancel?: true };
+
+/** The handshake on a live order (any situation but PENDING_PAYMENT, DONE, CANCELLED), by pending request. */
+const HANDSHAKE: Record<HandshakeTrigger, Record<PendingCancellation, HandshakeRow>> = {
+  merchantRequestsCancellation: {
+    NONE: { event: 'CANCELLATION_REQUESTED', pending: 'MERCHANT' },
+    MERCHANT: 'already_applied',
+    // the customer's request waits for the point of sale's answer: acceptCancellation cancels
+    ORDERING_APP: 'invalid',
+  },
+  platformAcceptsCancellation: {
+    NONE: 'invalid',
+    MERCHANT: { event: 'CANCELLED', pending: 'NONE', cancel: true },
+    ORDERING_APP: 'invalid',
+  },
+  platformDeniesCancellation: {
+    NONE: 'invalid',
+    MERCHANT: { event: 'CANCELLATION_REQUEST_DENIED', pending: 'NONE' },
+    ORDERING_APP: 'invalid',
+  },
+  platformRequestsCancellation: {
+    NONE: { event: 'ORDER_CANCELLATION_REQUEST', pending: 'ORDERING_APP' },
+    // the merchant already asks: the platform answers it (accept) instead of asking back
+    MERCHANT: 'invalid',
+    ORDERING_APP: 'already_applied',
+  },
+  merchantAcceptsCancellation: {
+    NONE: 'invalid',
+    MERCHANT: 'invalid',
+    ORDERING_APP: { event: 'CANCELLED', pending: 'NONE', cancel: true },
+  },
+  merchantDeniesCancellation: {
+    NONE: 'invalid',
+    MERCHANT: 'invalid',
+    ORDERING_APP: { event: 'CANCELLED_DENIED', pending: 'NONE' },
+  },
+};
+
+/**
+ * The handshake on a CANCELLED order: asking again or accepting again is already_applied (the
+ * outcome holds; a retry is safe); denying is 422. On DONE and PENDING_PAYMENT every step is 422.
+ */
+const HANDSHAKE_ON_CANCELLED: Record<HandshakeTrigger, 'invalid' | 'already_applied'> = {
+  merchantRequestsCancellation: 'already_applied',
+  platformAcceptsCancellation: 'already_applied',
+  platformDeniesCancellation: 'invalid',
+  platformRequestsCancellation: 'already_applied',
+  merchantAcceptsCancellation: 'already_applied',
+  merchantDeniesCancellation: 'invalid',
+};
+
+const HANDSHAKE_TRIGGERS = new Set<string>(Object.keys(HANDSHAKE));
+export const isHandshakeTrigger = (t: Trigger): t is HandshakeTrigger => HANDSHAKE_TRIGGERS.has(t);
+
+function handshake(from: Situation, trigger: HandshakeTrigger, pending: PendingCancellation): Decision {
+  if (from === 'CANCELLED')
+    return HANDSHAKE_ON_CANCELLED[trigger] === 'invalid' ? invalid : { kind: 'already_applied', to: from };
+  if (FINAL.has(from) || from === 'PENDING_PAYMENT') return invalid;
+  const row = HANDSHAKE[trigger][pending];
+  if (row === 'invalid') return invalid;
+  if (row === 'already_applied') return { kind: 'already_applied', to: from };
+  if (row.cancel)
+    return { kind: 'move', to: 'CANCELLED', event: row.event, backtrack: false, pending: 'NONE' };
+  return { kind: 'request', to: from, event: row.event, pending: row.pending };
+}
+
+/**
+ * What `trigger` does to an order of `type` in `from` with `pending` cancellation request. Pure.
+ */
+export function decide(
+  type: OrderType,
+  from: Situation,
+  trigger: Trigger,
+  pending: PendingCancellation = 'NONE',
+): Decision {
+  if (isHandshakeTrigger(trigger)) return handshake(from, trigger, pending);
+  const d = lifecycle(type, from, trigger);
+  // a final state closes any open cancellation request
+  if (d.kind === 'move' && FINAL.has(d.to) && pending !== 'NONE') return { ...d, pending: 'NONE' };
+  return d;
+}
+
+function lifecycle(type: OrderType, from: Situation, trigger: LifecycleTrigger): Decision {
   if (trigger === 'pay') {
     if (from === 'PENDING_PAYMENT')
       return { kind: 'move', to: 'PENDING', event: 'CREATED', backtrack: false };
@@ -104,3 +219,11 @@ export const CANCELLATION_CODES = {
   merchant: 'OTHER_CANCELLATION_REASON',
   customer: 'CONSUMER_CANCELLATION_REQUESTED',
 } as const;
+
+/**
+ * Open Delivery `tracking` (delivery updates from a point of sale that delivers itself): accepted for
+ * DELIVERY orders still under way (confirmed, not DONE or CANCELLED); recorded in history, no event.
+ */
+export function acceptsTracking(type: OrderType, from: Situation): boolean {
+  return type === 'DELIVERY' && !FINAL.has(from) && from !== 'PENDING_PAYMENT' && from !== 'PENDING';
+}

@@ -6,8 +6,9 @@ import { ADMIN_VIEW_MAX_BYTES, HISTORY_PAGE_MAX_ENTRIES, historyPageLength } fro
 
 /**
  * `admin.get` (GET /admin/v1/orders/{orderId}[?historyAfter=cursor]): Order + { situation, channel,
- * history } in any state (unpaid orders included). History comes oldest first, one page at a time
- * (at most 200 entries, and what the document leaves of the bus's 1 MiB): when more remain,
+ * deliveryCode, cancellationRequest (Open Delivery), history } in any state (unpaid orders
+ * included). History comes oldest first, one page at a time (at most 200 entries, and what the
+ * document leaves of the bus's 1 MiB): when more remain,
  * `historyNextCursor` is the `historyAfter` of the next page (absent on the last page). Cold path.
  */
 export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.adminGet> {
@@ -21,6 +22,8 @@ export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.
         document: true,
         situation: true,
         channel: true,
+        deliveryCode: true,
+        cancellationRequest: true,
         history: {
           where: after ? { id: { gt: BigInt(after) } } : undefined,
           orderBy: { id: 'asc' },
@@ -40,7 +43,9 @@ export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.
       detail: h.detail,
       createdAt: h.createdAt.toISOString(),
     }));
-    const budget = ADMIN_VIEW_MAX_BYTES - jsonBytes(order.document);
+    // Open Delivery: the code the customer tells the courier (validateCode), the open request
+    const od = { deliveryCode: order.deliveryCode, cancellationRequest: order.cancellationRequest };
+    const budget = ADMIN_VIEW_MAX_BYTES - jsonBytes(order.document) - jsonBytes(od);
     const n = historyPageLength(entries.map(jsonBytes), budget, HISTORY_PAGE_MAX_ENTRIES);
     return {
       status: 200,
@@ -48,6 +53,7 @@ export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.
         ...(order.document as Record<string, unknown>),
         situation: order.situation,
         channel: order.channel,
+        ...od,
         history: entries.slice(0, n),
         ...(n < entries.length ? { historyNextCursor: String(order.history[n - 1].id) } : {}),
       },

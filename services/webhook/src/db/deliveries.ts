@@ -267,8 +267,19 @@ export async function pruneOld(pool: Pool, days: number, batch = 5_000): Promise
 }
 
 const BACKFILL_RECIPIENT = recipientSql({
-  credential: { merchantId: '$2', status: '$5', createdAt: '$3', includeMarketplaceOrders: '$4' },
-  event: { merchantId: 'ev.merchant_id', channel: 'ev.channel', createdAt: 'ev.created_at' },
+  credential: {
+    merchantId: '$2',
+    status: '$5',
+    createdAt: '$3',
+    includeMarketplaceOrders: '$4',
+    apiProfile: '$6',
+  },
+  event: {
+    merchantId: 'ev.merchant_id',
+    channel: 'ev.channel',
+    createdAt: 'ev.created_at',
+    eventType: 'ev.event_type',
+  },
 });
 
 /**
@@ -278,7 +289,10 @@ const BACKFILL_RECIPIENT = recipientSql({
  */
 export async function backfillCredential(
   pool: Pool,
-  c: Pick<CredentialRecord, 'clientId' | 'merchantId' | 'status' | 'createdAt' | 'includeMarketplaceOrders'>,
+  c: Pick<
+    CredentialRecord,
+    'clientId' | 'merchantId' | 'status' | 'createdAt' | 'includeMarketplaceOrders' | 'apiProfile'
+  >,
 ): Promise<number> {
   const r = await pool.query(
     `INSERT INTO delivery (event_id, client_id, merchant_id, event_type, status, next_attempt_at)
@@ -287,7 +301,7 @@ export async function backfillCredential(
      WHERE ${BACKFILL_RECIPIENT}
        AND NOT EXISTS (SELECT 1 FROM endpoint e WHERE e.client_id = $1 AND e.deactivated_at IS NOT NULL)
      ON CONFLICT (event_id, client_id) DO NOTHING`,
-    [c.clientId, c.merchantId, c.createdAt, c.includeMarketplaceOrders, c.status],
+    [c.clientId, c.merchantId, c.createdAt, c.includeMarketplaceOrders, c.status, c.apiProfile],
   );
   return r.rowCount ?? 0;
 }

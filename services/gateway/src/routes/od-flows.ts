@@ -1,0 +1,168 @@
+import {
+  GUID_PATTERN,
+  type HandshakeStep,
+  ORDER_OPS,
+  odCancellationDenialSchema,
+  odCancellationRequestSchema,
+  orderTrackingSchema,
+  type Scope,
+  validateCodeQuerySchema,
+} from '@od/contracts';
+import { errors, fieldErrorsFromIssues } from '@od/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import { bearer } from '../auth/bearer.ts';
+import type { GatewayContext, RouteModule } from '../context.ts';
+import { forward, rpcCall, writeRpcReply } from '../forward.ts';
+import { sendError } from '../http/errors.ts';
+import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
+import { bodyText, idempotentCall, rawBodyRoutes, rawBodyValidator } from './orders.ts';
+
+/**
+ * The Open Delivery 1.4.0 order flows SPEC does not have, for OPEN_DELIVERY credentials only
+ * (a SPEC credential gets the 404 of an unknown route: these paths are not part of its contract):
+ * - the point of sale's side of the cancellation handshake: `requestCancellation` (routed here from
+ *   the action route), `acceptCancellation` and `denyCancellation` (204, the standard's answer);
+ * - `validateCode` (200 `{ orderId, deliveryCode }` or 400 with the cause in `title`);
+ * - `tracking` (202, recorded in the order's history).
+ * Bodies are the standard's schemas (contracts' open-delivery-flows.ts); answers and errors are
+ * rendered in the standard's form by the profile hook.
+ */
+
+const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
+const STEP_BODY = {
+  requestCancellation: odCancellationRequestSchema,
+  denyCancellation: odCancellationDenialSchema,
+  acceptCancellation: undefined,
+} as const;
+
+/** Parses a raw JSON body with `schema`: the value, or the 400 to answer. */
+function parseBody(
+  request: FastifyRequest,
+  schema: z.ZodType | undefined,
+): { value: unknown } | { refused: ReturnType<typeof errors.validation> } {
+  if (!schema) return { value: undefined };
+  const text = bodyText(request.body);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { refused: errors.validation({ $: ['O corpo não é um JSON válido.'] }, request.id) };
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) return { refused: errors.validation(fieldErrorsFromIssues(r.error.issues), request.id) };
+  return { value: r.data };
+}
+
+/** One step of the handshake: 202 for requestCancellation, 204 for accept and deny (the standard). */
+export async function odCancellationStep(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  step: HandshakeStep,
+) {
+  const { orderId } = request.params as { orderId: string };
+  const body = parseBody(request, STEP_BODY[step]);
+  if ('refused' in body) return sendError(reply, body.refused);
+  const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/${step}`, body.value, (headers) =>
+    rpcCall(ctx, request, ORDER_OPS.handshake, { params: { orderId, step }, body: body.value, headers }),
+  );
+  if (r.status === 202 && step !== 'requestCancellation')
+    return reply
+      .code(204)
+      .headers(r.headers ?? {})
+      .send();
+  return writeRpcReply(reply, r);
+}
+
+/** After the bearer check: a SPEC credential does not have these routes (404, as an unknown route). */
+const openDeliveryOnly =
+  (ctx: GatewayContext): onRequestAsyncHookHandler =>
+  async (request, reply) => {
+    if (!isOpenDeliveryCaller(ctx, request)) return sendError(reply, errors.notFound(request.id));
+  };
+
+export const odFlowRoutes: RouteModule = (app, ctx) => {
+  const hooks = (scope: Scope) => [bearer(ctx, scope), openDeliveryOnly(ctx)];
+  const doc = (summary: string, description: string) => ({
+    params,
+    tags: ['open delivery'],
+    summary,
+    description: `${description} OPEN_DELIVERY credentials only (SPEC credentials: 404).`,
+    security: [{ bearer: [] }],
+  });
+  app.register(async (sub) => {
+    const zsub = rawBodyRoutes(sub as unknown as FastifyInstance);
+    zsub.post(
+      '/v1/orders/:orderId/acceptCancellation',
+      {
+        schema: doc(
+          'Accept the ordering application’s cancellation request',
+          'Answers an ORDER_CANCELLATION_REQUEST: 204, then CANCELLED.',
+        ),
+        validatorCompiler: rawBodyValidator,
+        onRequest: hooks('orders:write'),
+      },
+      (request, reply) => odCancellationStep(ctx, request, reply, 'acceptCancellation'),
+    );
+    zsub.post(
+      '/v1/orders/:orderId/denyCancellation',
+      {
+        schema: {
+          ...doc(
+            'Deny the ordering application’s cancellation request',
+            'Body RequestDenied { reason, code: DISH_ALREADY_DONE | OUT_FOR_DELIVERY }: 204, then CANCELLED_DENIED.',
+          ),
+          body: odCancellationDenialSchema,
+        },
+        validatorCompiler: rawBodyValidator,
+        onRequest: hooks('orders:write'),
+      },
+      (request, reply) => odCancellationStep(ctx, request, reply, 'denyCancellation'),
+    );
+    zsub.post(
+      '/v1/orders/:orderId/tracking',
+      {
+        schema: {
+          ...doc('Delivery updates', 'Body OrderTracking: 202, recorded in the order history (no event).'),
+          body: orderTrackingSchema,
+        },
+        validatorCompiler: rawBodyValidator,
+        onRequest: hooks('orders:write'),
+      },
+      async (request, reply) => {
+        const { orderId } = request.params;
+        const body = parseBody(request, orderTrackingSchema);
+        if ('refused' in body) return sendError(reply, body.refused);
+        const r = await idempotentCall(
+          ctx,
+          request,
+          `/v1/orders/${orderId}/tracking`,
+          body.value,
+          (headers) =>
+            rpcCall(ctx, request, ORDER_OPS.tracking, { params: { orderId }, body: body.value, headers }),
+        );
+        return writeRpcReply(reply, r);
+      },
+    );
+    zsub.post(
+      '/v1/orders/:orderId/validateCode',
+      {
+        schema: {
+          ...doc(
+            'Validate the customer’s delivery code',
+            'Query deliveryCode: 200 { orderId, deliveryCode } when it is the order’s code, 400 otherwise. No event.',
+          ),
+          querystring: validateCodeQuerySchema,
+        },
+        validatorCompiler: rawBodyValidator,
+        onRequest: hooks('orders:read'),
+      },
+      (request, reply) =>
+        forward(ctx, request, reply, ORDER_OPS.validateCode, {
+          params: { orderId: request.params.orderId },
+          query: { deliveryCode: request.query.deliveryCode },
+        }),
+    );
+  });
+};

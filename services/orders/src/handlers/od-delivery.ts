@@ -1,0 +1,58 @@
+import { timingSafeEqual } from 'node:crypto';
+import { isGuid, type OpHandler, type ORDER_OPS, orderTrackingSchema } from '@od/contracts';
+import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { notFound, type OrdersDeps } from '../core.ts';
+import { acceptsTracking } from '../domain/state-machine.ts';
+import { idemOf, writeOrder } from '../write.ts';
+
+const sameCode = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * `validateCode` (POST /v1/orders/{orderId}/validateCode?deliveryCode=, Open Delivery): synchronous,
+ * no event. 200 `{ orderId, deliveryCode }` when the code is the order's (compared in constant
+ * time), else 400 with the cause. Other stores' and unpaid orders are 404.
+ */
+export function validateCode(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.validateCode> {
+  return async (req) => {
+    const { orderId } = req.params;
+    const merchantId = req.auth?.merchantId;
+    if (!isGuid(orderId) || !isGuid(merchantId)) return errors.orderNotFound();
+    const { rows } = await deps.pool.query<{ code: string }>({
+      name: 'orders.deliveryCode',
+      text: "SELECT delivery_code AS code FROM orders WHERE id = $1 AND merchant_id = $2 AND situation <> 'PENDING_PAYMENT'",
+      values: [orderId, merchantId],
+    });
+    if (rows.length === 0) return errors.orderNotFound();
+    const given = req.query.deliveryCode.trim();
+    if (!sameCode(given, rows[0].code)) return errors.invalidDeliveryCode();
+    return { status: 200, body: { orderId, deliveryCode: given } };
+  };
+}
+
+/**
+ * `tracking` (POST /v1/orders/{orderId}/tracking, Open Delivery OrderTracking): a delivery update
+ * from a point of sale that delivers itself. Recorded in the order's history (admin API and panel
+ * show it); no event, no change of situation. 422 when the order is not a DELIVERY order under way.
+ */
+export function tracking(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.tracking> {
+  return async (req) => {
+    if (!req.auth) throw notFound();
+    const parsed = orderTrackingSchema.safeParse(req.body ?? {});
+    if (!parsed.success)
+      throw new HttpException(errors.validation(fieldErrorsFromIssues(parsed.error.issues), req.traceId));
+    return writeOrder(deps, {
+      scope: { orderId: req.params.orderId, merchantId: req.auth.merchantId, hidePendingPayment: true },
+      actor: { kind: 'CREDENTIAL', clientId: req.auth.clientId },
+      idem: idemOf(req),
+      plan: (o) => {
+        if (!acceptsTracking(o.type, o.situation))
+          throw new HttpException(errors.invalidTransition(o.situation, 'tracking'));
+        return {
+          change: { history: { trigger: 'tracking', detail: parsed.data } },
+          answer: () => ({ status: 202, body: { status: 'accepted', situation: o.situation } }),
+        };
+      },
+    });
+  };
+}
