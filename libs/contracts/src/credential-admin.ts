@@ -88,3 +88,8 @@ export function createdCredentialView(c: CredentialChange) {
   const { clientId, ...rest } = c.credential;
   return { clientId, clientSecret: c.clientSecret, webhookSecret: c.webhookSecret ?? null, ...rest };
 }
+
+/** The update answer of the Admin API and the panel: the record, with the webhook secret when the update made one. */
+export function updatedCredentialView(c: CredentialChange) {
+  return { ...c.credential, ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}) };
+}

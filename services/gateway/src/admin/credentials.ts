@@ -6,6 +6,7 @@ import {
   createCredentialBodySchema,
   createdCredentialView,
   updateCredentialBodySchema,
+  updatedCredentialView,
 } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -95,10 +96,7 @@ export const credentialAdminRoutes: RouteModule = (app, ctx) => {
         reply,
         CREDENTIAL_OPS.update,
         { clientId: request.params.clientId, body: request.body },
-        (c) => ({
-          ...view(c.credential),
-          ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}),
-        }),
+        updatedCredentialView,
         true,
       ),
   );

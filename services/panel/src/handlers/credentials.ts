@@ -7,6 +7,7 @@ import {
   createdCredentialView,
   type OpSpec,
   updateCredentialBodySchema,
+  updatedCredentialView,
 } from '@od/contracts';
 import { HttpException } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -96,10 +97,7 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
         reply,
         CREDENTIAL_OPS.update,
         { clientId: request.params.clientId, body: request.body },
-        (c) => ({
-          ...c.credential,
-          ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}),
-        }),
+        updatedCredentialView,
       );
     },
   );
