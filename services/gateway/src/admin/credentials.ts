@@ -10,14 +10,10 @@ import {
 } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { rpcCall } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
-import { adminIdParam } from './params.ts';
-
-const merchantParams = z.object({ merchantId: adminIdParam });
-const clientParams = z.object({ clientId: adminIdParam });
+import { clientParams, merchantParams } from './params.ts';
 
 /**
  * Calls an auth credential op. Non-2xx replies (admin error bodies) are forwarded untouched; on
