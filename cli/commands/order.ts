@@ -1,6 +1,6 @@
 import { CANCELLATION_DECISIONS, ORDER_ACTIONS } from '@od/contracts';
 import { type Command, Option } from 'commander';
-import { type Ctx, enc, parseJsonObject } from '../lib/context.ts';
+import { type Ctx, enc, parseJsonObject, patchCommand } from '../lib/context.ts';
 
 export function registerOrder(program: Command, ctx: Ctx): void {
   const order = program.command('order').description('orders, as an ordering channel or the merchant panel');
@@ -108,15 +108,12 @@ export function registerOrder(program: Command, ctx: Ctx): void {
       ),
     );
 
-  order
-    .command('edit <orderId>')
-    .description('PATCH /admin/v1/orders/{orderId}: edit content (emits MODIFIED)')
-    .requiredOption('--json <object>', 'fields to change')
-    .action(async (orderId: string, o: { json: string }) =>
-      ctx.print(
-        await ctx.client().request('PATCH', `/admin/v1/orders/${enc(orderId)}`, parseJsonObject(o.json)),
-      ),
-    );
+  patchCommand(order, ctx, {
+    name: 'edit <orderId>',
+    description: 'PATCH /admin/v1/orders/{orderId}: edit content (emits MODIFIED)',
+    fields: 'fields to change',
+    path: (id) => `/admin/v1/orders/${enc(id)}`,
+  });
 
   order
     .command('courier <orderId> <eventType>')

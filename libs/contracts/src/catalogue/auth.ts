@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CredentialRecord } from '../credentials.ts';
 import { defineOps } from '../op.ts';
+import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const client = z.object({ clientId: z.string() });
 const merchant = z.object({ merchantId: z.string() });
@@ -13,36 +14,36 @@ export const CREDENTIAL_OPS = defineOps('auth', {
   /** body { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
   create: {
     name: 'credentials.create',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     body: z.object({ merchantId: z.string(), body: z.unknown() }),
   },
   /** -> 200 CredentialRecord[] */
-  list: { name: 'credentials.list', callers: ['admin', 'merchantUser'], area: 'credentials', body: merchant },
+  list: { name: 'credentials.list', callers: ADMIN_AND_PANEL, area: 'credentials', body: merchant },
   /** body { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
   update: {
     name: 'credentials.update',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     body: z.object({ clientId: z.string(), body: z.unknown() }),
   },
-  pause: { name: 'credentials.pause', callers: ['admin', 'merchantUser'], area: 'credentials', body: client },
+  pause: { name: 'credentials.pause', callers: ADMIN_AND_PANEL, area: 'credentials', body: client },
   resume: {
     name: 'credentials.resume',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     body: client,
   },
   revoke: {
     name: 'credentials.revoke',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     body: client,
   },
   /** -> 200 CredentialChange with webhookSecret */
   rotateWebhookSecret: {
     name: 'credentials.rotateWebhookSecret',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     body: client,
   },
