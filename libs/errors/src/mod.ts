@@ -21,26 +21,19 @@ export class HttpException extends Error {
 
 export const isHttpException = (e: unknown): e is HttpException => e instanceof HttpException;
 
-const oauth = (
-  status: number,
-  error: string,
-  error_description: string,
-  headers?: Record<string, string>,
-): HttpError => ({
-  status,
-  body: { error, error_description },
-  headers,
-});
-const business = (
-  status: number,
-  error: string,
-  message: string,
-  headers?: Record<string, string>,
-): HttpError => ({
-  status,
-  body: { error, message },
-  headers,
-});
+/**
+ * The two `{ error, <text> }` body forms: RFC 6749 (`error_description`, token endpoint) and the
+ * business/admin form (`message`).
+ */
+const errorBody =
+  (textKey: 'error_description' | 'message') =>
+  (status: number, error: string, text: string, headers?: Record<string, string>): HttpError => ({
+    status,
+    body: { error, [textKey]: text },
+    headers,
+  });
+const oauth = errorBody('error_description');
+const business = errorBody('message');
 
 export const BEARER_REALM = 'Bearer realm="opendelivery"';
 export const BASIC_REALM = 'Basic realm="opendelivery", charset="UTF-8"';
