@@ -161,3 +161,58 @@ export function Check(props: { label: string; checked: boolean; onChecked: (v: b
     </label>
   );
 }
+
+/**
+ * A data table: one header row of column titles (`{ hidden }` = a title for screen readers only,
+ * e.g. an actions column), the rows as children.
+ */
+export function Grid(props: {
+  label?: string;
+  columns: (string | { hidden: string })[];
+  children: ComponentChildren;
+}) {
+  return (
+    <table class="grid" aria-label={props.label}>
+      <thead>
+        <tr>
+          {props.columns.map((c) => (
+            <th scope="col" key={typeof c === 'string' ? c : c.hidden}>
+              {typeof c === 'string' ? c : <span class="sr-only">{c.hidden}</span>}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}
+
+/** A labelled select: `options` as [value, text] pairs. */
+export function Choice(props: {
+  label: string;
+  value: string;
+  options: [string, string][];
+  onValue: (v: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}{' '}
+      <select value={props.value} onChange={(e) => props.onValue(e.currentTarget.value)}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A small button of a row's actions (`danger` for destructive ones). */
+export function SmallButton(props: { onClick: () => void; danger?: boolean; children: ComponentChildren }) {
+  return (
+    <button type="button" class={props.danger ? 'small danger' : 'small'} onClick={props.onClick}>
+      {props.children}
+    </button>
+  );
+}

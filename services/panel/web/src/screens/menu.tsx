@@ -14,6 +14,13 @@ function serverErrors(err: unknown): Record<string, string> {
   return out;
 }
 
+/** The catalog's name of each draft list (its error paths: `optionGroups[0].name`). */
+const LIST_PATH = { categories: 'categories', items: 'items', groups: 'optionGroups' } as const;
+type TextKey<L extends keyof typeof LIST_PATH> = {
+  [K in keyof Draft[L][number]]: Draft[L][number][K] extends string ? K : never;
+}[keyof Draft[L][number]] &
+  string;
+
 export function MenuEditor(props: { store: Store }) {
   const t = useT();
   const path = storePath(props.store.merchantId, '/menu');
@@ -58,6 +65,28 @@ export function MenuEditor(props: { store: Store }) {
     }
   };
   const err = (k: string) => errors[k];
+  /**
+   * A text field of one entry of a list: its value, setter, and the catalog's error for it
+   * (`optionGroups[0].minPermitted`: the catalog's name of the list and, when it differs, the field).
+   */
+  const bind = <L extends keyof typeof LIST_PATH>(
+    list: L,
+    i: number,
+    key: TextKey<L>,
+    errField: string = key,
+  ) => ({
+    value: (draft[list][i] as unknown as Record<string, string>)[key],
+    error: err(`${LIST_PATH[list]}[${i}].${errField}`),
+    onValue: (v: string) =>
+      set((d) => {
+        (d[list][i] as unknown as Record<string, string>)[key] = v;
+      }),
+  });
+  const remove = (list: keyof typeof LIST_PATH, i: number, name: string) => (
+    <button type="button" class="small" onClick={() => set((d) => d[list].splice(i, 1))}>
+      {t('menu.remove')} <span class="sr-only">{name}</span>
+    </button>
+  );
 
   return (
     <form class="menu" onSubmit={save} noValidate>
@@ -74,21 +103,13 @@ export function MenuEditor(props: { store: Store }) {
         <h2 id="m-cats">{t('menu.categories')}</h2>
         {draft.categories.map((c, i) => (
           <div class="row" key={c.id}>
-            <TextField
-              id={`cat-${i}-name`}
-              label={t('menu.category')}
-              error={err(`categories[${i}].name`)}
-              value={c.name}
-              onValue={(v) => set((d) => (d.categories[i].name = v))}
-            />
+            <TextField id={`cat-${i}-name`} label={t('menu.category')} {...bind('categories', i, 'name')} />
             <Check
               label={t('menu.available')}
               checked={c.available}
               onChecked={(v) => set((d) => (d.categories[i].available = v))}
             />
-            <button type="button" class="small" onClick={() => set((d) => d.categories.splice(i, 1))}>
-              {t('menu.remove')} <span class="sr-only">{c.name}</span>
-            </button>
+            {remove('categories', i, c.name)}
           </div>
         ))}
         <button
@@ -105,13 +126,7 @@ export function MenuEditor(props: { store: Store }) {
           <fieldset class="item" key={it.id} data-item-id={it.id}>
             <legend>{it.name || t('menu.itemName')}</legend>
             <div class="row">
-              <TextField
-                id={`item-${i}-name`}
-                label={t('menu.itemName')}
-                error={err(`items[${i}].name`)}
-                value={it.name}
-                onValue={(v) => set((d) => (d.items[i].name = v))}
-              />
+              <TextField id={`item-${i}-name`} label={t('menu.itemName')} {...bind('items', i, 'name')} />
               <Field id={`item-${i}-cat`} label={t('menu.category')}>
                 <select
                   id={`item-${i}-cat`}
@@ -129,11 +144,9 @@ export function MenuEditor(props: { store: Store }) {
               <TextField
                 id={`item-${i}-price`}
                 label={t('menu.price')}
-                error={err(`items[${i}].price`)}
                 inputMode="decimal"
                 disabled={it.variations.trim() !== ''}
-                value={it.price}
-                onValue={(v) => set((d) => (d.items[i].price = v))}
+                {...bind('items', i, 'price')}
               />
               <Check
                 label={t('menu.available')}
@@ -144,10 +157,8 @@ export function MenuEditor(props: { store: Store }) {
             <TextField
               id={`item-${i}-var`}
               label={t('menu.variations')}
-              error={err(`items[${i}].variations`)}
               rows={2}
-              value={it.variations}
-              onValue={(v) => set((d) => (d.items[i].variations = v))}
+              {...bind('items', i, 'variations')}
             />
             {draft.groups.length > 0 && (
               <fieldset>
@@ -169,9 +180,7 @@ export function MenuEditor(props: { store: Store }) {
                 ))}
               </fieldset>
             )}
-            <button type="button" class="small" onClick={() => set((d) => d.items.splice(i, 1))}>
-              {t('menu.remove')} <span class="sr-only">{it.name}</span>
-            </button>
+            {remove('items', i, it.name)}
           </fieldset>
         ))}
         <button
@@ -201,43 +210,29 @@ export function MenuEditor(props: { store: Store }) {
           <fieldset class="item" key={g.id}>
             <legend>{g.name || t('menu.groupName')}</legend>
             <div class="row">
-              <TextField
-                id={`grp-${i}-name`}
-                label={t('menu.groupName')}
-                error={err(`optionGroups[${i}].name`)}
-                value={g.name}
-                onValue={(v) => set((d) => (d.groups[i].name = v))}
-              />
+              <TextField id={`grp-${i}-name`} label={t('menu.groupName')} {...bind('groups', i, 'name')} />
               <TextField
                 id={`grp-${i}-min`}
                 label={t('menu.min')}
-                error={err(`optionGroups[${i}].minPermitted`)}
                 type="number"
                 min={0}
-                value={g.min}
-                onValue={(v) => set((d) => (d.groups[i].min = v))}
+                {...bind('groups', i, 'min', 'minPermitted')}
               />
               <TextField
                 id={`grp-${i}-max`}
                 label={t('menu.max')}
-                error={err(`optionGroups[${i}].maxPermitted`)}
                 type="number"
                 min={0}
-                value={g.max}
-                onValue={(v) => set((d) => (d.groups[i].max = v))}
+                {...bind('groups', i, 'max', 'maxPermitted')}
               />
             </div>
             <TextField
               id={`grp-${i}-opts`}
               label={t('menu.options')}
-              error={err(`optionGroups[${i}].options`)}
               rows={3}
-              value={g.options}
-              onValue={(v) => set((d) => (d.groups[i].options = v))}
+              {...bind('groups', i, 'options')}
             />
-            <button type="button" class="small" onClick={() => set((d) => d.groups.splice(i, 1))}>
-              {t('menu.remove')} <span class="sr-only">{g.name}</span>
-            </button>
+            {remove('groups', i, g.name)}
           </fieldset>
         ))}
         <button
