@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { cloneElement, createContext, isValidElement } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import type { Lang, T } from './i18n.ts';
+import type { Key, Lang, T } from './i18n.ts';
 
 export interface AppCtx {
   t: T;
@@ -163,23 +163,30 @@ export function Check(props: { label: string; checked: boolean; onChecked: (v: b
 }
 
 /**
- * A data table: one header row of column titles (`{ hidden }` = a title for screen readers only,
- * e.g. an actions column), the rows as children.
+ * A data table: one header row of column titles (i18n keys), plus `actions`, the title of a last
+ * column of row actions for screen readers only; the rows as children.
  */
 export function Grid(props: {
   label?: string;
-  columns: (string | { hidden: string })[];
+  columns: Key[];
+  actions?: string;
   children: ComponentChildren;
 }) {
+  const t = useT();
   return (
     <table class="grid" aria-label={props.label}>
       <thead>
         <tr>
           {props.columns.map((c) => (
-            <th scope="col" key={typeof c === 'string' ? c : c.hidden}>
-              {typeof c === 'string' ? c : <span class="sr-only">{c.hidden}</span>}
+            <th scope="col" key={c}>
+              {t(c)}
             </th>
           ))}
+          {props.actions && (
+            <th scope="col">
+              <span class="sr-only">{props.actions}</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>{props.children}</tbody>

@@ -158,14 +158,14 @@ export function Credentials(props: { store: Store }) {
       ) : (
         <Grid
           columns={[
-            t('cred.name'),
-            'client_id',
-            t('cred.status'),
-            t('cred.scopes'),
-            t('cred.mode'),
-            t('cred.marketplace'),
-            { hidden: t('cred.details') },
+            'cred.name',
+            'cred.clientId',
+            'cred.status',
+            'cred.scopes',
+            'cred.mode',
+            'cred.marketplace',
           ]}
+          actions={t('cred.details')}
         >
           {list.map((c) => (
             <tr key={c.clientId} data-client-id={c.clientId}>

@@ -75,7 +75,7 @@ export function Events(props: { store: Store; credential: Credential }) {
       {!page || page.items.length === 0 ? (
         <p>{t('ev.none')}</p>
       ) : (
-        <Grid label={t('ev.title')} columns={[t('wh.when'), t('ev.type'), t('ev.order'), t('ev.state')]}>
+        <Grid label={t('ev.title')} columns={['wh.when', 'ev.type', 'ev.order', 'ev.state']}>
           {page.items.map((e) => (
             <tr key={e.seq}>
               <td>{fmtDate(e.createdAt, lang)}</td>

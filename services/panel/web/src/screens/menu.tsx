@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
 import { Banner, Check, Field, TextField, useT } from '../ui.tsx';
@@ -14,9 +15,49 @@ function serverErrors(err: unknown): Record<string, string> {
   return out;
 }
 
-/** The catalog's name of each draft list (its error paths: `optionGroups[0].name`). */
-const LIST_PATH = { categories: 'categories', items: 'items', groups: 'optionGroups' } as const;
-type TextKey<L extends keyof typeof LIST_PATH> = {
+/**
+ * The editor's three lists: their card (id, title, add button) and the catalog's name of the list
+ * (its error paths: `optionGroups[0].name`).
+ */
+const LISTS = {
+  categories: { id: 'm-cats', title: 'menu.categories', add: 'menu.addCategory', path: 'categories' },
+  items: { id: 'm-items', title: 'menu.items', add: 'menu.addItem', path: 'items' },
+  groups: { id: 'm-groups', title: 'menu.groups', add: 'menu.addGroup', path: 'optionGroups' },
+} as const;
+type List = keyof typeof LISTS;
+
+/** A new, empty entry of each list. */
+const BLANK: { [L in List]: (d: Draft) => Draft[L][number] } = {
+  categories: () => ({ id: newId('cat'), name: '', available: true }),
+  items: (d) => ({
+    id: newId('item'),
+    name: '',
+    description: '',
+    categoryId: d.categories[0]?.id ?? '',
+    available: true,
+    price: '',
+    variations: '',
+    optionGroupIds: [],
+  }),
+  groups: () => ({ id: newId('grp'), name: '', min: '0', max: '1', options: '' }),
+};
+
+/** A card of the editor: its entries, then the button adding one. */
+function ListCard(props: { list: List; onAdd: () => void; children: ComponentChildren }) {
+  const t = useT();
+  const { id, title, add } = LISTS[props.list];
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h2 id={id}>{t(title)}</h2>
+      {props.children}
+      <button type="button" onClick={props.onAdd}>
+        {t(add)}
+      </button>
+    </section>
+  );
+}
+
+type TextKey<L extends List> = {
   [K in keyof Draft[L][number]]: Draft[L][number][K] extends string ? K : never;
 }[keyof Draft[L][number]] &
   string;
@@ -69,20 +110,15 @@ export function MenuEditor(props: { store: Store }) {
    * A text field of one entry of a list: its value, setter, and the catalog's error for it
    * (`optionGroups[0].minPermitted`: the catalog's name of the list and, when it differs, the field).
    */
-  const bind = <L extends keyof typeof LIST_PATH>(
-    list: L,
-    i: number,
-    key: TextKey<L>,
-    errField: string = key,
-  ) => ({
+  const bind = <L extends List>(list: L, i: number, key: TextKey<L>, errField: string = key) => ({
     value: (draft[list][i] as unknown as Record<string, string>)[key],
-    error: err(`${LIST_PATH[list]}[${i}].${errField}`),
+    error: err(`${LISTS[list].path}[${i}].${errField}`),
     onValue: (v: string) =>
       set((d) => {
         (d[list][i] as unknown as Record<string, string>)[key] = v;
       }),
   });
-  const remove = (list: keyof typeof LIST_PATH, i: number, name: string) => (
+  const remove = (list: List, i: number, name: string) => (
     <button type="button" class="small" onClick={() => set((d) => d[list].splice(i, 1))}>
       {t('menu.remove')} <span class="sr-only">{name}</span>
     </button>
@@ -99,8 +135,7 @@ export function MenuEditor(props: { store: Store }) {
         onValue={(v) => set((d) => (d.name = v))}
       />
 
-      <section class="card" aria-labelledby="m-cats">
-        <h2 id="m-cats">{t('menu.categories')}</h2>
+      <ListCard list="categories" onAdd={() => set((d) => d.categories.push(BLANK.categories(d)))}>
         {draft.categories.map((c, i) => (
           <div class="row" key={c.id}>
             <TextField id={`cat-${i}-name`} label={t('menu.category')} {...bind('categories', i, 'name')} />
@@ -112,16 +147,9 @@ export function MenuEditor(props: { store: Store }) {
             {remove('categories', i, c.name)}
           </div>
         ))}
-        <button
-          type="button"
-          onClick={() => set((d) => d.categories.push({ id: newId('cat'), name: '', available: true }))}
-        >
-          {t('menu.addCategory')}
-        </button>
-      </section>
+      </ListCard>
 
-      <section class="card" aria-labelledby="m-items">
-        <h2 id="m-items">{t('menu.items')}</h2>
+      <ListCard list="items" onAdd={() => set((d) => d.items.push(BLANK.items(d)))}>
         {draft.items.map((it, i) => (
           <fieldset class="item" key={it.id} data-item-id={it.id}>
             <legend>{it.name || t('menu.itemName')}</legend>
@@ -183,48 +211,24 @@ export function MenuEditor(props: { store: Store }) {
             {remove('items', i, it.name)}
           </fieldset>
         ))}
-        <button
-          type="button"
-          onClick={() =>
-            set((d) =>
-              d.items.push({
-                id: newId('item'),
-                name: '',
-                description: '',
-                categoryId: d.categories[0]?.id ?? '',
-                available: true,
-                price: '',
-                variations: '',
-                optionGroupIds: [],
-              }),
-            )
-          }
-        >
-          {t('menu.addItem')}
-        </button>
-      </section>
+      </ListCard>
 
-      <section class="card" aria-labelledby="m-groups">
-        <h2 id="m-groups">{t('menu.groups')}</h2>
+      <ListCard list="groups" onAdd={() => set((d) => d.groups.push(BLANK.groups(d)))}>
         {draft.groups.map((g, i) => (
           <fieldset class="item" key={g.id}>
             <legend>{g.name || t('menu.groupName')}</legend>
             <div class="row">
               <TextField id={`grp-${i}-name`} label={t('menu.groupName')} {...bind('groups', i, 'name')} />
-              <TextField
-                id={`grp-${i}-min`}
-                label={t('menu.min')}
-                type="number"
-                min={0}
-                {...bind('groups', i, 'min', 'minPermitted')}
-              />
-              <TextField
-                id={`grp-${i}-max`}
-                label={t('menu.max')}
-                type="number"
-                min={0}
-                {...bind('groups', i, 'max', 'maxPermitted')}
-              />
+              {(['min', 'max'] as const).map((k) => (
+                <TextField
+                  key={k}
+                  id={`grp-${i}-${k}`}
+                  label={t(`menu.${k}`)}
+                  type="number"
+                  min={0}
+                  {...bind('groups', i, k, `${k}Permitted`)}
+                />
+              ))}
             </div>
             <TextField
               id={`grp-${i}-opts`}
@@ -235,15 +239,7 @@ export function MenuEditor(props: { store: Store }) {
             {remove('groups', i, g.name)}
           </fieldset>
         ))}
-        <button
-          type="button"
-          onClick={() =>
-            set((d) => d.groups.push({ id: newId('grp'), name: '', min: '0', max: '1', options: '' }))
-          }
-        >
-          {t('menu.addGroup')}
-        </button>
-      </section>
+      </ListCard>
 
       <button type="submit" class="primary">
         {t('menu.save')}

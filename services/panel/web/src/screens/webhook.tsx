@@ -121,14 +121,8 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
       ) : (
         <Grid
           label={t('wh.attempts')}
-          columns={[
-            t('wh.when'),
-            t('wh.event'),
-            t('wh.status'),
-            t('wh.duration'),
-            t('wh.error'),
-            { hidden: t('wh.resend') },
-          ]}
+          columns={['wh.when', 'wh.event', 'wh.status', 'wh.duration', 'wh.error']}
+          actions={t('wh.resend')}
         >
           {attempts.map((a) => (
             <tr key={a.id} class="attempt">
