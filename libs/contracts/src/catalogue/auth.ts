@@ -6,6 +6,9 @@ import { ADMIN_AND_PANEL } from '../rpc.ts';
 const client = z.object({ clientId: z.string() });
 const merchant = z.object({ merchantId: z.string() });
 
+/** Who may change credentials: the Admin API, and panel users whose role reaches the credentials area. */
+const ADMIN_CREDENTIALS = { callers: ADMIN_AND_PANEL, area: 'credentials' } as const;
+
 /**
  * RPC ops of the auth service. Credential administration bodies are validated again by auth with
  * the contracts' schemas: it is the authority. Answers: CredentialChange (+ secrets where created).
@@ -14,39 +17,22 @@ export const CREDENTIAL_OPS = defineOps('auth', {
   /** body { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
   create: {
     name: 'credentials.create',
-    callers: ADMIN_AND_PANEL,
-    area: 'credentials',
+    ...ADMIN_CREDENTIALS,
     body: z.object({ merchantId: z.string(), body: z.unknown() }),
   },
   /** -> 200 CredentialRecord[] */
-  list: { name: 'credentials.list', callers: ADMIN_AND_PANEL, area: 'credentials', body: merchant },
+  list: { name: 'credentials.list', ...ADMIN_CREDENTIALS, body: merchant },
   /** body { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
   update: {
     name: 'credentials.update',
-    callers: ADMIN_AND_PANEL,
-    area: 'credentials',
+    ...ADMIN_CREDENTIALS,
     body: z.object({ clientId: z.string(), body: z.unknown() }),
   },
-  pause: { name: 'credentials.pause', callers: ADMIN_AND_PANEL, area: 'credentials', body: client },
-  resume: {
-    name: 'credentials.resume',
-    callers: ADMIN_AND_PANEL,
-    area: 'credentials',
-    body: client,
-  },
-  revoke: {
-    name: 'credentials.revoke',
-    callers: ADMIN_AND_PANEL,
-    area: 'credentials',
-    body: client,
-  },
+  pause: { name: 'credentials.pause', ...ADMIN_CREDENTIALS, body: client },
+  resume: { name: 'credentials.resume', ...ADMIN_CREDENTIALS, body: client },
+  revoke: { name: 'credentials.revoke', ...ADMIN_CREDENTIALS, body: client },
   /** -> 200 CredentialChange with webhookSecret */
-  rotateWebhookSecret: {
-    name: 'credentials.rotateWebhookSecret',
-    callers: ADMIN_AND_PANEL,
-    area: 'credentials',
-    body: client,
-  },
+  rotateWebhookSecret: { name: 'credentials.rotateWebhookSecret', ...ADMIN_CREDENTIALS, body: client },
 });
 
 /** Secrets at rest (Admin API, `odctl secrets rotate-key`). */
