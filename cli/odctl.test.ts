@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { requestToken, startStack, type TestStack } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinSampleMenu } from './lib/samples.ts';
+import { sampleMenu } from './lib/samples.ts';
 import { run } from './odctl.ts';
 
 /** Runs odctl in-process against the test stack's admin listener; captures stdout and stderr. */
@@ -95,16 +95,16 @@ describe('odctl', () => {
     expect(got.out).toMatchObject({ id: created.out.id, name: 'Loja CLI' });
   });
 
-  it('store menu set --file replaces the menu (the built-in sample menu is a valid menu)', async () => {
+  it('store menu set --file replaces the menu (the sample menu is a valid menu)', async () => {
     const store = await odctl(stack, 'store', 'create', '--sample', '--name', 'Loja Menu');
     expect(store.code).toBe(0);
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'odctl-')), 'menu.json');
-    writeFileSync(file, JSON.stringify(builtinSampleMenu()));
+    writeFileSync(file, JSON.stringify(await sampleMenu()));
     const r = await odctl(stack, 'store', 'menu', 'set', store.out.id, '--file', file);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const menu = Array.isArray(r.out) ? r.out[0] : r.out;
-    expect(menu.items.map((i: { name: string }) => i.name)).toContain('X-Burger');
+    expect(menu.items.map((i: { name: string }) => i.name)).toContain('Pizza Margherita');
     // an item with variations gets the mandatory size group <itemId>-variacoes
     expect(menu.optionGroups.some((g: { id: string }) => g.id.endsWith('-variacoes'))).toBe(true);
   });

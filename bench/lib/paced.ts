@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { percentiles } from './types.ts';
+import { type LoadResult, percentiles } from './types.ts';
 
 /**
  * Open-loop load at a fixed rate, evenly spaced, for "p99 at half load".
@@ -16,14 +16,7 @@ export async function paced(opts: {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
-}): Promise<{
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  errors: number;
-  total: number;
-}> {
+}): Promise<LoadResult> {
   const u = new URL(opts.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
   const latencies: number[] = [];

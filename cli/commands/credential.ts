@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { type Ctx, enc, parseJsonObject, UsageError } from '../lib/context.ts';
+import { type Ctx, enc, patchCommand, UsageError } from '../lib/context.ts';
 
 export const ALL_SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'];
 const MODES = ['POLLING', 'WEBHOOK', 'BOTH'];
@@ -73,19 +73,13 @@ export function registerCredential(program: Command, ctx: Ctx): void {
       ctx.print(await ctx.client().request('PATCH', `/admin/v1/credentials/${enc(clientId)}`, { name })),
     );
 
-  cred
-    .command('update <clientId>')
-    .description(
+  patchCommand(cred, ctx, {
+    name: 'update <clientId>',
+    description:
       'PATCH /admin/v1/credentials/{clientId}: name, webhookUrl, deliveryMode, includeMarketplaceOrders',
-    )
-    .requiredOption('--json <object>', 'fields to change; saving webhookUrl returns a new webhookSecret')
-    .action(async (clientId: string, o: { json: string }) =>
-      ctx.print(
-        await ctx
-          .client()
-          .request('PATCH', `/admin/v1/credentials/${enc(clientId)}`, parseJsonObject(o.json)),
-      ),
-    );
+    fields: 'fields to change; saving webhookUrl returns a new webhookSecret',
+    path: (id) => `/admin/v1/credentials/${enc(id)}`,
+  });
 
   cred
     .command('rotate-webhook-secret <clientId>')

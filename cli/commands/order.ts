@@ -1,9 +1,12 @@
 import { CANCELLATION_DECISIONS, ORDER_ACTIONS } from '@od/contracts';
 import { type Command, Option } from 'commander';
-import { type Ctx, enc, parseJsonObject } from '../lib/context.ts';
+import { type Ctx, enc, parseJsonObject, patchCommand } from '../lib/context.ts';
 
 export function registerOrder(program: Command, ctx: Ctx): void {
   const order = program.command('order').description('orders, as an ordering channel or the merchant panel');
+  /** POSTs `body` to `/admin/v1/orders/{orderId}/<sub>` and prints the answer. */
+  const post = async (orderId: string, sub: string, body?: unknown) =>
+    ctx.print(await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/${sub}`, body));
 
   order
     .command('create <merchantId>')
@@ -44,51 +47,38 @@ export function registerOrder(program: Command, ctx: Ctx): void {
     .description(
       'POST /admin/v1/orders/{orderId}/payment: online payment confirmed (PENDING_PAYMENT -> PENDING)',
     )
-    .action(async (orderId: string) =>
-      ctx.print(await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/payment`)),
-    );
+    .action((orderId: string) => post(orderId, 'payment'));
 
   order
     .command('action <orderId> <action>')
     .description(`POST /admin/v1/orders/{orderId}/{action}: a panel click (${ORDER_ACTIONS.join(', ')})`)
     .option('--json <object>', 'body (e.g. a cancellation reason)')
-    .action(async (orderId: string, action: string, o: { json?: string }) =>
-      ctx.print(
-        await ctx
-          .client()
-          .request(
-            'POST',
-            `/admin/v1/orders/${enc(orderId)}/${enc(action)}`,
-            o.json ? parseJsonObject(o.json) : undefined,
-          ),
-      ),
+    .action((orderId: string, action: string, o: { json?: string }) =>
+      post(orderId, enc(action), o.json ? parseJsonObject(o.json) : undefined),
     );
 
-  order
-    .command('cancel <orderId>')
-    .description('POST /admin/v1/orders/{orderId}/cancel: cancellation by the customer or the merchant')
-    .addOption(new Option('--by <who>', 'who cancels').choices(['CUSTOMER', 'MERCHANT']).default('MERCHANT'))
-    .option('--reason <text>', 'cancellation reason')
-    .action(async (orderId: string, o: { by: string; reason?: string }) => {
-      const body: Record<string, unknown> = { by: o.by };
-      if (o.reason) body.reason = o.reason;
-      ctx.print(await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/cancel`, body));
-    });
-
-  order
-    .command('cancellation-request <orderId>')
-    .description(
-      'POST /admin/v1/orders/{orderId}/cancellation-request: the customer or the platform asks the point of sale to cancel (Open Delivery ORDER_CANCELLATION_REQUEST)',
-    )
-    .addOption(new Option('--by <who>', 'who asks').choices(['CUSTOMER', 'PLATFORM']).default('CUSTOMER'))
-    .option('--reason <text>', 'cancellation reason')
-    .action(async (orderId: string, o: { by: string; reason?: string }) => {
-      const body: Record<string, unknown> = { by: o.by };
-      if (o.reason) body.reason = o.reason;
-      ctx.print(
-        await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/cancellation-request`, body),
+  // `<name> <orderId> --by <who> [--reason <text>]`: POSTs { by, reason? } to the order's `path`
+  const byAndReason = (name: string, path: string, description: string, by: Option) =>
+    order
+      .command(`${name} <orderId>`)
+      .description(`POST /admin/v1/orders/{orderId}/${path}: ${description}`)
+      .addOption(by)
+      .option('--reason <text>', 'cancellation reason')
+      .action((orderId: string, o: { by: string; reason?: string }) =>
+        post(orderId, path, { by: o.by, ...(o.reason ? { reason: o.reason } : {}) }),
       );
-    });
+  byAndReason(
+    'cancel',
+    'cancel',
+    'cancellation by the customer or the merchant',
+    new Option('--by <who>', 'who cancels').choices(['CUSTOMER', 'MERCHANT']).default('MERCHANT'),
+  );
+  byAndReason(
+    'cancellation-request',
+    'cancellation-request',
+    'the customer or the platform asks the point of sale to cancel (Open Delivery ORDER_CANCELLATION_REQUEST)',
+    new Option('--by <who>', 'who asks').choices(['CUSTOMER', 'PLATFORM']).default('CUSTOMER'),
+  );
 
   order
     .command('cancellation-decision <orderId> <decision>')
@@ -96,38 +86,22 @@ export function registerOrder(program: Command, ctx: Ctx): void {
       `POST /admin/v1/orders/{orderId}/cancellation-request/{decision}: the platform answers a point of sale's Open Delivery requestCancellation (${CANCELLATION_DECISIONS.join(' | ')})`,
     )
     .option('--reason <text>', 'reason (of a denial)')
-    .action(async (orderId: string, decision: string, o: { reason?: string }) =>
-      ctx.print(
-        await ctx
-          .client()
-          .request(
-            'POST',
-            `/admin/v1/orders/${enc(orderId)}/cancellation-request/${enc(decision)}`,
-            o.reason ? { reason: o.reason } : {},
-          ),
-      ),
+    .action((orderId: string, decision: string, o: { reason?: string }) =>
+      post(orderId, `cancellation-request/${enc(decision)}`, o.reason ? { reason: o.reason } : {}),
     );
 
-  order
-    .command('edit <orderId>')
-    .description('PATCH /admin/v1/orders/{orderId}: edit content (emits MODIFIED)')
-    .requiredOption('--json <object>', 'fields to change')
-    .action(async (orderId: string, o: { json: string }) =>
-      ctx.print(
-        await ctx.client().request('PATCH', `/admin/v1/orders/${enc(orderId)}`, parseJsonObject(o.json)),
-      ),
-    );
+  patchCommand(order, ctx, {
+    name: 'edit <orderId>',
+    description: 'PATCH /admin/v1/orders/{orderId}: edit content (emits MODIFIED)',
+    fields: 'fields to change',
+    path: (id) => `/admin/v1/orders/${enc(id)}`,
+  });
 
   order
     .command('courier <orderId> <eventType>')
     .description('POST /admin/v1/orders/{orderId}/courier: courier tracking (COURIER_ASSIGNED, ...)')
     .option('--json <object>', 'the delivery block', '{}')
-    .action(async (orderId: string, eventType: string, o: { json: string }) =>
-      ctx.print(
-        await ctx.client().request('POST', `/admin/v1/orders/${enc(orderId)}/courier`, {
-          eventType,
-          delivery: parseJsonObject(o.json),
-        }),
-      ),
+    .action((orderId: string, eventType: string, o: { json: string }) =>
+      post(orderId, 'courier', { eventType, delivery: parseJsonObject(o.json) }),
     );
 }

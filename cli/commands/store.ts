@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { type Ctx, enc, parseJsonObject, UsageError } from '../lib/context.ts';
+import { type Ctx, enc, parseJsonObject, patchCommand, UsageError } from '../lib/context.ts';
 import { sampleMenu, sampleMerchant } from '../lib/samples.ts';
 
 export function registerStore(program: Command, ctx: Ctx): void {
@@ -26,15 +26,12 @@ export function registerStore(program: Command, ctx: Ctx): void {
       ctx.print(await ctx.client().request('GET', `/admin/v1/merchants/${enc(id)}`)),
     );
 
-  store
-    .command('update <merchantId>')
-    .description('PATCH /admin/v1/merchants/{merchantId} with the given fields')
-    .requiredOption('--json <object>', 'fields to change, e.g. \'{"name":"Nova"}\'')
-    .action(async (id: string, o: { json: string }) =>
-      ctx.print(
-        await ctx.client().request('PATCH', `/admin/v1/merchants/${enc(id)}`, parseJsonObject(o.json)),
-      ),
-    );
+  patchCommand(store, ctx, {
+    name: 'update <merchantId>',
+    description: 'PATCH /admin/v1/merchants/{merchantId} with the given fields',
+    fields: 'fields to change, e.g. \'{"name":"Nova"}\'',
+    path: (id) => `/admin/v1/merchants/${enc(id)}`,
+  });
 
   const menu = store.command('menu').description("the store's menu");
   menu

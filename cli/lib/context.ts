@@ -64,3 +64,18 @@ export const enc = encodeURIComponent;
 
 /** A mistake in the command line (printed as `{ error: "usage", message }`, exit code 1). */
 export class UsageError extends Error {}
+
+/** `<name> <id> --json <object>`: PATCH `path(id)` with the object's fields, printing the answer. */
+export function patchCommand(
+  parent: Command,
+  ctx: Ctx,
+  o: { name: string; description: string; fields: string; path: (id: string) => string },
+): void {
+  parent
+    .command(o.name)
+    .description(o.description)
+    .requiredOption('--json <object>', o.fields)
+    .action(async (id: string, opts: { json: string }) =>
+      ctx.print(await ctx.client().request('PATCH', o.path(id), parseJsonObject(opts.json))),
+    );
+}

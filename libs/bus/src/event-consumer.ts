@@ -106,13 +106,10 @@ export async function ensureDurable(
  *   without a record.
  */
 export async function startEventConsumer(o: EventConsumerOptions): Promise<EventConsumer> {
-  const opts: Resolved = {
-    ...o,
-    batchSize: o.batchSize ?? EVENT_CONSUMER_DEFAULTS.batchSize,
-    ackWaitMs: o.ackWaitMs ?? EVENT_CONSUMER_DEFAULTS.ackWaitMs,
-    maxAckPending: o.maxAckPending ?? EVENT_CONSUMER_DEFAULTS.maxAckPending,
-    maxDeliveries: o.maxDeliveries ?? EVENT_CONSUMER_DEFAULTS.maxDeliveries,
-  };
+  // every tunable left unset takes its value from the defaults table
+  const opts = { ...o } as Resolved;
+  for (const k of Object.keys(EVENT_CONSUMER_DEFAULTS) as (keyof typeof EVENT_CONSUMER_DEFAULTS)[])
+    opts[k] ??= EVENT_CONSUMER_DEFAULTS[k];
   await ensureDurable(o.jsm, o.names, opts);
   const queue: JsMsg[] = [];
   let wake: (() => void) | undefined;

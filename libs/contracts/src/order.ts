@@ -332,6 +332,19 @@ export const indoorIn = z.object({
   tab: text(TEXT.name).nullable().optional(),
 });
 
+/** An order's content: what intake takes and an edit may change, each part optional. */
+const orderContentIn = {
+  items: itemsIn.optional(),
+  customer: customerIn.optional(),
+  delivery: deliveryIn.optional(),
+  takeout: takeoutIn.optional(),
+  indoor: indoorIn.optional(),
+  otherFees: feesIn.optional(),
+  discounts: discountsIn.optional(),
+  payments: paymentsIn.optional(),
+  extraInfo: text(TEXT.note).nullable().optional(),
+};
+
 /** POST /admin/v1/merchants/{merchantId}/orders: everything but `type` has a sample default. */
 export const orderIntakeSchema = z.object({
   type: z.enum(ORDER_TYPES),
@@ -342,32 +355,15 @@ export const orderIntakeSchema = z.object({
   origin: originIn.optional(),
   paymentPending: z.boolean().default(false),
   displayId: text(TEXT.displayId).min(1).optional(),
-  items: itemsIn.optional(),
-  customer: customerIn.optional(),
-  delivery: deliveryIn.optional(),
-  takeout: takeoutIn.optional(),
-  indoor: indoorIn.optional(),
-  otherFees: feesIn.optional(),
-  discounts: discountsIn.optional(),
-  payments: paymentsIn.optional(),
-  extraInfo: text(TEXT.note).nullable().optional(),
+  ...orderContentIn,
 });
 export type OrderIntake = z.infer<typeof orderIntakeSchema>;
 
 /** PATCH /admin/v1/orders/{orderId}: content edit (MODIFIED). Payments may be omitted when the
  * order has a single payment method: it follows the new amount. */
 export const orderEditSchema = z
-  .object({
-    items: itemsIn.optional(),
-    customer: customerIn.optional(),
-    delivery: deliveryIn.optional(),
-    takeout: takeoutIn.optional(),
-    indoor: indoorIn.optional(),
-    otherFees: feesIn.optional(),
-    discounts: discountsIn.nullable().optional(),
-    payments: paymentsIn.optional(),
-    extraInfo: text(TEXT.note).nullable().optional(),
-  })
+  // discounts: null removes them
+  .object({ ...orderContentIn, discounts: discountsIn.nullable().optional() })
   .refine((o) => Object.keys(o).length > 0, { message: 'nothing to edit' });
 export type OrderEdit = z.infer<typeof orderEditSchema>;
 

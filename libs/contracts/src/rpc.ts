@@ -45,6 +45,9 @@ export const FRONT_DOOR_PRINCIPALS: Partial<Record<SignerName, readonly Principa
 /** An op's allowed callers: a front-door principal kind, or a calling service by name. */
 export type Caller = Exclude<Principal['kind'], 'service'> | ServiceName;
 
+/** The callers of an admin op: the Admin API (gateway) and the merchant panel (as the signed-in user). */
+export const ADMIN_AND_PANEL = ['admin', 'merchantUser'] as const satisfies readonly Caller[];
+
 export function callerOf(p: Principal): Caller {
   return p.kind === 'service' ? p.service : p.kind;
 }

@@ -21,26 +21,19 @@ export class HttpException extends Error {
 
 export const isHttpException = (e: unknown): e is HttpException => e instanceof HttpException;
 
-const oauth = (
-  status: number,
-  error: string,
-  error_description: string,
-  headers?: Record<string, string>,
-): HttpError => ({
-  status,
-  body: { error, error_description },
-  headers,
-});
-const business = (
-  status: number,
-  error: string,
-  message: string,
-  headers?: Record<string, string>,
-): HttpError => ({
-  status,
-  body: { error, message },
-  headers,
-});
+/**
+ * The two `{ error, <text> }` body forms: RFC 6749 (`error_description`, token endpoint) and the
+ * business/admin form (`message`).
+ */
+const errorBody =
+  (textKey: 'error_description' | 'message') =>
+  (status: number, error: string, text: string, headers?: Record<string, string>): HttpError => ({
+    status,
+    body: { error, [textKey]: text },
+    headers,
+  });
+const oauth = errorBody('error_description');
+const business = errorBody('message');
 
 export const BEARER_REALM = 'Bearer realm="opendelivery"';
 export const BASIC_REALM = 'Basic realm="opendelivery", charset="UTF-8"';
@@ -261,4 +254,24 @@ export function fieldErrorsFromIssues(
     (out[key] ??= []).push(issue.message);
   }
   return out;
+}
+
+/** What `parseAdminBody` needs of a schema: zod's `safeParse` (this lib does not depend on zod). */
+export interface SafeParser<T> {
+  safeParse(
+    x: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+}
+
+/**
+ * Admin input validation (services behind the Admin API and the panel): the parsed body, or an
+ * HttpException 400 `{ error: validation_error, message, errors }`, never a 500. A missing body is
+ * checked as `{}`.
+ */
+export function parseAdminBody<T>(schema: SafeParser<T>, body: unknown, message = 'Requisição inválida.'): T {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  throw new HttpException(errors.adminValidation(message, fieldErrorsFromIssues(r.error.issues)));
 }

@@ -1,3 +1,4 @@
+export * from './http-app.ts';
 export * from './process-policy.ts';
 export * from './service.ts';
 

@@ -3,14 +3,7 @@ import type { CredentialsView, RpcClient } from '@od/bus';
 import type { Config } from '@od/config';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodApp } from '@od/runtime';
 import type { Redis } from 'ioredis';
 import type { GatewayReplicas } from './auth/credentials-sync.ts';
 import type { Idempotency } from './idempotency/idempotency.ts';
@@ -32,13 +25,7 @@ export interface GatewayContext {
   idempotency: Idempotency;
 }
 
-export type ZodApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
+export type { ZodApp };
 
 /** One file per route family registers its routes through this signature. */
 export type RouteModule = (app: ZodApp, ctx: GatewayContext) => void;

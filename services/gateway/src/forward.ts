@@ -1,8 +1,9 @@
 import { RpcPayloadTooLargeError, type RpcReply, RpcUnavailableError } from '@od/bus';
 import type { CallInput, OpSpec, Principal } from '@od/contracts';
 import { errors, type HttpError } from '@od/errors';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GatewayContext } from './context.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { z } from 'zod';
+import type { GatewayContext, ZodApp } from './context.ts';
 import { sendError } from './http/errors.ts';
 
 /**
@@ -77,4 +78,52 @@ export async function rpcCall<O extends OpSpec>(
     }
     throw e;
   }
+}
+
+type Part<S, K extends string> = S extends { readonly [P in K]: infer Z extends z.ZodType }
+  ? z.output<Z>
+  : undefined;
+/** The zod schemas of a route that only relays (they also feed the OpenAPI document). */
+export interface RelaySchema {
+  params?: z.ZodType;
+  querystring?: z.ZodType;
+  body?: z.ZodType;
+}
+type Relayed<S> = { params: Part<S, 'params'>; query: Part<S, 'querystring'>; body: Part<S, 'body'> };
+type RelayFn = <S extends RelaySchema, O extends OpSpec>(
+  url: string,
+  schema: S,
+  // what the route validated must be what the op takes: a mismatch does not compile
+  op: O & (Relayed<S> extends CallInput<O> ? unknown : never),
+) => void;
+
+/**
+ * Routes that only relay: the params, query and body a route validated go to its op as they are,
+ * and the service's answer comes back untouched (`forward`). `relayRoutes(app, ctx).get(url,
+ * schema, op)` is the whole route.
+ */
+export function relayRoutes(app: ZodApp, ctx: GatewayContext) {
+  const route =
+    (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'): RelayFn =>
+    (url, schema, op) => {
+      // the app's zod compilers validate `schema`; the handler itself needs no typed request
+      (app as FastifyInstance).route({
+        method,
+        url,
+        schema: schema as FastifySchema,
+        handler: (request, reply) =>
+          forward(ctx, request, reply, op, {
+            ...(schema.params ? { params: request.params } : {}),
+            ...(schema.querystring ? { query: request.query } : {}),
+            ...(schema.body ? { body: request.body } : {}),
+          } as CallInput<typeof op>),
+      });
+    };
+  return {
+    get: route('GET'),
+    post: route('POST'),
+    patch: route('PATCH'),
+    put: route('PUT'),
+    delete: route('DELETE'),
+  };
 }

@@ -1,13 +1,5 @@
 import type { PanelRole } from '@od/contracts';
-import type { ServiceBase } from '@od/runtime';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ServiceBase, ZodApp } from '@od/runtime';
 import type { LoginLimiter } from './db/login-limiter.ts';
 import type { PanelDb, SessionRow } from './db/panel-db.ts';
 import type { LiveOrders } from './live-orders.ts';
@@ -23,13 +15,7 @@ export interface PanelContext {
   now: () => Date;
 }
 
-export type PanelApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
+export type PanelApp = ZodApp;
 
 /** One file per route family registers its routes through this signature. */
 export type PanelRoutes = (app: PanelApp, ctx: PanelContext) => void;

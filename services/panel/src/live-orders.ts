@@ -1,7 +1,11 @@
-import { AckPolicy, type ConsumerMessages, DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
-import { ensureOrderEventStream, streamSettings } from '@od/bus';
-import type { OrderEventMessage } from '@od/contracts';
+import {
+  ensureOrderEventStream,
+  ORDER_EVENT_CONSUMERS,
+  parseOrderEvent,
+  startEventConsumer,
+  streamSettings,
+} from '@od/bus';
 import type { ServiceBase } from '@od/runtime';
 import type { PanelDb } from './db/panel-db.ts';
 
@@ -16,7 +20,13 @@ export interface BoardEvent {
 
 type Listener = (e: BoardEvent) => void;
 
-export const PANEL_CONSUMER = 'panel';
+export const PANEL_CONSUMER = ORDER_EVENT_CONSUMERS.panel;
+
+/**
+ * The board lists orders touched in the last 24 h: the projection's consumer never needs an older
+ * event (a new consumer starts at now - 24 h, never at the stream's beginning).
+ */
+export const BOARD_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface LiveOrders {
   /** registers a board of `merchantId`; returns the unsubscribe function */
@@ -24,17 +34,14 @@ export interface LiveOrders {
   stop(): Promise<void>;
 }
 
-function read(data: unknown): OrderEventMessage | null {
-  const m = data as OrderEventMessage;
-  return m && typeof m.merchantId === 'string' && typeof m.envelope?.orderId === 'string' ? m : null;
-}
-
 /**
- * Two readers of the order-event stream:
- * - a core NATS subscription on every replica: pushes each event to the boards of its store at once
- *   (sub-second; a board that missed events while disconnected reloads its list on reconnect);
- * - a durable JetStream consumer shared by the replicas: keeps `store_orders` (which orders the
- *   board lists) without losing any event, acked after the write.
+ * Two readers of the order-event stream (why two: services/panel/README.md, "Orders board"):
+ * - live push: a core NATS subscription on every replica hands each event to the open boards of
+ *   its store at once; nothing is stored, acknowledged or replayed (a board that missed events
+ *   while disconnected reloads its list on reconnect);
+ * - projection: @od/bus's `startEventConsumer` (durable `panel`, shared by the replicas, batches
+ *   stored before they are acknowledged, poison messages set aside in `set_aside_events`) keeps
+ *   `store_orders`, the list a board loads.
  */
 export async function startLiveOrders(
   base: ServiceBase,
@@ -47,84 +54,51 @@ export async function startLiveOrders(
   const sub: Subscription = base.nc.subscribe(base.names.orderEventSubjects, {
     callback: (err, msg) => {
       if (err) return;
-      let m: OrderEventMessage | null = null;
-      try {
-        m = read(msg.json());
-      } catch {
-        return;
-      }
-      if (!m) return;
-      const { merchantId, envelope } = m;
-      if (!listeners.has(merchantId)) return;
-      const card = loadCard(merchantId, envelope.orderId);
-      const next = (pushing.get(merchantId) ?? Promise.resolve()).then(async () => {
+      const e = parseOrderEvent(msg.data);
+      if ('error' in e || !listeners.has(e.merchantId)) return;
+      const card = loadCard(e.merchantId, e.orderId);
+      const next = (pushing.get(e.merchantId) ?? Promise.resolve()).then(async () => {
         const event = {
-          orderId: envelope.orderId,
-          eventType: envelope.eventType,
-          createdAt: envelope.createdAt,
+          orderId: e.orderId,
+          eventType: e.eventType,
+          createdAt: e.createdAt,
           card: await card,
         };
-        for (const fn of listeners.get(merchantId) ?? []) fn(event);
+        for (const fn of listeners.get(e.merchantId) ?? []) fn(event);
       });
-      pushing.set(merchantId, next);
+      pushing.set(e.merchantId, next);
       void next.finally(() => {
-        if (pushing.get(merchantId) === next) pushing.delete(merchantId);
+        if (pushing.get(e.merchantId) === next) pushing.delete(e.merchantId);
       });
     },
   });
 
-  const jsm = await ensureOrderEventStream(base.nc, base.names, streamSettings(base.config), base.log);
-  await jsm.consumers
-    .add(base.names.orderEventsStream, {
-      durable_name: PANEL_CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: 10_000_000_000,
-      max_deliver: -1,
-    })
-    .catch(() => jsm.consumers.info(base.names.orderEventsStream, PANEL_CONSUMER));
-  const consumer = await jetstream(base.nc).consumers.get(base.names.orderEventsStream, PANEL_CONSUMER);
-  let chain = Promise.resolve();
-  const messages: ConsumerMessages = await consumer.consume({
-    max_messages: 100,
-    callback: (msg) => {
-      chain = chain.then(async () => {
-        let m: OrderEventMessage | null = null;
-        try {
-          m = read(msg.json());
-        } catch {}
-        if (!m) return msg.term('unreadable order event');
-        try {
-          await db.recordOrderEvent({
-            orderId: m.envelope.orderId,
-            merchantId: m.merchantId,
-            eventType: m.envelope.eventType,
-            orderSeq: m.orderSeq,
-            at: new Date(m.envelope.createdAt),
-          });
-          msg.ack();
-        } catch (err) {
-          base.log.warn({ err, seq: msg.seq }, 'board projection write failed; redelivered later');
-          msg.nak(1000);
-        }
-      });
-    },
+  const projection = await startEventConsumer({
+    nc: base.nc,
+    jsm: await ensureOrderEventStream(base.nc, base.names, streamSettings(base.config), base.log),
+    names: base.names,
+    log: base.log,
+    pool: base.pool,
+    durable: PANEL_CONSUMER,
+    maxEventAgeMs: BOARD_WINDOW_MS,
+    ackWaitMs: 10_000,
+    store: (events) => db.recordOrderEvents(events),
   });
 
   return {
     listen(merchantId, fn) {
-      let set = listeners.get(merchantId);
-      if (!set) listeners.set(merchantId, (set = new Set()));
+      const id = merchantId.toLowerCase();
+      let set = listeners.get(id);
+      if (!set) listeners.set(id, (set = new Set()));
       set.add(fn);
       return () => {
         set.delete(fn);
-        if (set.size === 0) listeners.delete(merchantId);
+        if (set.size === 0) listeners.delete(id);
       };
     },
     async stop() {
       sub.unsubscribe();
-      await messages.close().catch(() => {});
-      await chain.catch(() => {});
+      await projection.stop();
     },
   };
 }

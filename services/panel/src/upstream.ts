@@ -69,3 +69,21 @@ export function relay(reply: FastifyReply, r: Upstream): FastifyReply {
 }
 
 export const ok = (r: Upstream): boolean => r.status >= 200 && r.status < 300;
+
+/**
+ * A store-level op of the request's store (`params: { merchantId }`, and the request's body when
+ * `withBody`), answered to the page as is: store settings, the menu.
+ */
+export async function relayStoreOp(
+  ctx: PanelContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  op: OpSpec,
+  withBody = false,
+): Promise<FastifyReply> {
+  const params = { merchantId: request.store!.merchantId };
+  return relay(
+    reply,
+    await upstream(ctx, request, op, withBody ? { params, body: request.body } : { params }),
+  );
+}

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import type { CredentialRecord } from '../credentials.ts';
 import { defineOps } from '../op.ts';
+import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const client = z.object({ clientId: z.string() });
 const merchant = z.object({ merchantId: z.string() });
+
+/** Who may change credentials: the Admin API, and panel users whose role reaches the credentials area. */
+const ADMIN_CREDENTIALS = { callers: ADMIN_AND_PANEL, area: 'credentials' } as const;
 
 /**
  * RPC ops of the auth service. Credential administration bodies are validated again by auth with
@@ -13,39 +17,22 @@ export const CREDENTIAL_OPS = defineOps('auth', {
   /** body { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
   create: {
     name: 'credentials.create',
-    callers: ['admin', 'merchantUser'],
-    area: 'credentials',
+    ...ADMIN_CREDENTIALS,
     body: z.object({ merchantId: z.string(), body: z.unknown() }),
   },
   /** -> 200 CredentialRecord[] */
-  list: { name: 'credentials.list', callers: ['admin', 'merchantUser'], area: 'credentials', body: merchant },
+  list: { name: 'credentials.list', ...ADMIN_CREDENTIALS, body: merchant },
   /** body { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
   update: {
     name: 'credentials.update',
-    callers: ['admin', 'merchantUser'],
-    area: 'credentials',
+    ...ADMIN_CREDENTIALS,
     body: z.object({ clientId: z.string(), body: z.unknown() }),
   },
-  pause: { name: 'credentials.pause', callers: ['admin', 'merchantUser'], area: 'credentials', body: client },
-  resume: {
-    name: 'credentials.resume',
-    callers: ['admin', 'merchantUser'],
-    area: 'credentials',
-    body: client,
-  },
-  revoke: {
-    name: 'credentials.revoke',
-    callers: ['admin', 'merchantUser'],
-    area: 'credentials',
-    body: client,
-  },
+  pause: { name: 'credentials.pause', ...ADMIN_CREDENTIALS, body: client },
+  resume: { name: 'credentials.resume', ...ADMIN_CREDENTIALS, body: client },
+  revoke: { name: 'credentials.revoke', ...ADMIN_CREDENTIALS, body: client },
   /** -> 200 CredentialChange with webhookSecret */
-  rotateWebhookSecret: {
-    name: 'credentials.rotateWebhookSecret',
-    callers: ['admin', 'merchantUser'],
-    area: 'credentials',
-    body: client,
-  },
+  rotateWebhookSecret: { name: 'credentials.rotateWebhookSecret', ...ADMIN_CREDENTIALS, body: client },
 });
 
 /** Secrets at rest (Admin API, `odctl secrets rotate-key`). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOps } from '../op.ts';
 import type { MerchantSnapshot } from '../ops.ts';
+import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const merchant = z.object({ merchantId: z.string() });
 
@@ -22,7 +23,7 @@ export const CATALOG_OPS = defineOps('catalog', {
   /** body MerchantPatch -> 200 AdminMerchant | 404 */
   adminPatch: {
     name: 'admin.merchant.patch',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'settings',
     params: merchant,
     body: z.unknown(),
@@ -30,7 +31,7 @@ export const CATALOG_OPS = defineOps('catalog', {
   /** body MenuInput (or [MenuInput]) -> 200 Menu | 404 */
   adminPutMenu: {
     name: 'admin.merchant.putMenu',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'menu',
     params: merchant,
     body: z.unknown(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pollQuerySchema } from '../feed.ts';
 import { defineOps } from '../op.ts';
+import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 /** Feed service RPC operations. */
 export const FEED_OPS = defineOps('feed', {
@@ -11,7 +12,7 @@ export const FEED_OPS = defineOps('feed', {
   /** params { clientId }; query { limit?, before?, state? } -> 200 AdminFeedPage | 404 */
   adminEvents: {
     name: 'admin.credentialEvents',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: z.object({ clientId: z.string() }),
     query: z.record(z.string(), z.unknown()).optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOps } from '../op.ts';
 import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS } from '../open-delivery-flows.ts';
 import { ORDER_ACTIONS } from '../order.ts';
+import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const order = z.object({ orderId: z.string() });
 /** the admin order view's history cursor (an entry id) */
@@ -31,7 +32,7 @@ export const ORDER_OPS = defineOps('orders', {
   action: { name: 'action', callers: ['credential'], params: orderAction, body: z.unknown() },
   adminCreate: {
     name: 'admin.create',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'orders',
     params: z.object({ merchantId: z.string() }),
     body: adminBody,
@@ -46,7 +47,7 @@ export const ORDER_OPS = defineOps('orders', {
   },
   adminAction: {
     name: 'admin.action',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'orders',
     params: orderAction,
     body: adminBody,

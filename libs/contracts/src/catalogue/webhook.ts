@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOps } from '../op.ts';
+import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const client = z.object({ clientId: z.string() });
 const page = z.record(z.string(), z.string().optional()).optional();
@@ -9,7 +10,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
   /** query { limit?, cursor? } -> 200 { items: WebhookAttemptView[], nextCursor } | 404 */
   attempts: {
     name: 'admin.webhookAttempts',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: client,
     query: page,
@@ -17,7 +18,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
   /** query { limit?, cursor?, status? } -> 200 { items: WebhookDeliveryView[], nextCursor } | 404 */
   deliveries: {
     name: 'admin.webhookDeliveries',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: client,
     query: page,
@@ -25,21 +26,21 @@ export const WEBHOOK_OPS = defineOps('webhook', {
   /** -> 200 WebhookEndpointView | 404 */
   status: {
     name: 'admin.webhookStatus',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: client,
   },
   /** -> 202 WebhookDeliveryView | 404 (event unknown to the credential) | 409 */
   resend: {
     name: 'admin.webhookResend',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: z.object({ clientId: z.string(), eventId: z.string() }),
   },
   /** -> 200 { cleared, reactivated } | 404 */
   clearQueue: {
     name: 'admin.webhookClearQueue',
-    callers: ['admin', 'merchantUser'],
+    callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: client,
   },

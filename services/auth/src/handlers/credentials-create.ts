@@ -7,7 +7,7 @@ import {
   isGuid,
   type OpHandler,
 } from '@od/contracts';
-import { errors, HttpException } from '@od/errors';
+import { errors, HttpException, parseAdminBody } from '@od/errors';
 import { createWebhookSecret, sealedClientSecret, toRecord } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import {
@@ -17,7 +17,7 @@ import {
   hashClientSecret,
 } from '../domain/secrets.ts';
 import { publishRecord } from '../publish.ts';
-import { merchantNotFound, parseBody } from './replies.ts';
+import { merchantNotFound } from './replies.ts';
 
 /** Asks catalog whether the store exists: 404 -> merchant_not_found, no answer -> 503. */
 async function assertMerchantExists(deps: AuthDeps, merchantId: string, traceId: string): Promise<void> {
@@ -44,7 +44,7 @@ export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
     const payload = req.body;
     const merchantId = payload.merchantId;
     if (!isGuid(merchantId)) throw merchantNotFound();
-    const body = parseBody(createCredentialBodySchema, payload.body);
+    const body = parseAdminBody(createCredentialBodySchema, payload.body);
     await assertMerchantExists(deps, merchantId.toLowerCase(), req.traceId);
     const clientId = generateClientId();
     const clientSecret = generateClientSecret();

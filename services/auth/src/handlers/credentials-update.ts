@@ -4,12 +4,13 @@ import {
   type OpHandler,
   updateCredentialBodySchema,
 } from '@od/contracts';
+import { parseAdminBody } from '@od/errors';
 import { replaceWebhookSecrets, toRecord, withLockedCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import { applyUpdate, isRuleError } from '../domain/rules.ts';
 import { generateWebhookSecret } from '../domain/secrets.ts';
 import { publishRecord } from '../publish.ts';
-import { credentialNotFound, parseBody, ruleError } from './replies.ts';
+import { credentialNotFound, ruleError } from './replies.ts';
 
 /**
  * credentials.update { clientId, body } -> 200 CredentialChange. Saving `webhookUrl` drops the old
@@ -19,7 +20,7 @@ export function credentialsUpdate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
   return async (req) => {
     const payload = req.body;
     const clientId = payload.clientId;
-    const patch = parseBody(updateCredentialBodySchema, payload.body);
+    const patch = parseAdminBody(updateCredentialBodySchema, payload.body);
     const change = await withLockedCredential(deps.db, clientId, async (tx, row) => {
       const r = applyUpdate(
         row.status as 'ACTIVE',

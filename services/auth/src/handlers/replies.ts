@@ -1,4 +1,4 @@
-import { errors, type FieldErrors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { errors, type FieldErrors, HttpException } from '@od/errors';
 import type { RuleError } from '../domain/rules.ts';
 
 /** Admin error replies of the credential operations ({ error, message }). */
@@ -21,22 +21,6 @@ export function ruleError(e: RuleError): HttpException {
   if (e.kind === 'revoked') return credentialRevoked();
   if (e.kind === 'no_webhook_url') return noWebhookUrl();
   return invalid(e.message, { [e.field]: [e.message] });
-}
-
-/** Validates an RPC body with a zod schema; failures become the Admin API's 400. */
-export function parseBody<T>(
-  schema: {
-    safeParse(
-      x: unknown,
-    ):
-      | { success: true; data: T }
-      | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
-  },
-  body: unknown,
-): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  throw invalid('Requisição inválida.', fieldErrorsFromIssues(r.error.issues));
 }
 
 export const str = (x: unknown): string => (typeof x === 'string' ? x : '');

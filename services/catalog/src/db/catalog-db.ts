@@ -43,18 +43,11 @@ function toState(r: MerchantRow): StoreState {
   };
 }
 
+/** The written columns: the state as it is (id and createdAt never change), plus the served JSON. */
 function merchantColumns(s: StoreState) {
+  const { id: _id, createdAt: _createdAt, ...columns } = s;
   return {
-    test: s.test,
-    name: s.name,
-    description: s.description,
-    document: s.document,
-    status: s.status,
-    contactEmails: s.contactEmails,
-    contactPhones: s.contactPhones,
-    address: s.address,
-    services: s.services,
-    menuId: s.menuId,
+    ...columns,
     lastUpdate: new Date(s.lastUpdate),
     publicJson: JSON.stringify(publicMerchant(s)),
   };

@@ -64,6 +64,27 @@ export function sampleMenu(newId: () => string = randomUUID): { menu: MenuInput;
     groupAcompanhamentos: newId(),
   };
   const brl = (value: number, originalValue?: number) => ({ value, originalValue: originalValue ?? null });
+  /** an option group: [min, max] permitted, options as [name, externalCode, price, status?] */
+  const group = (
+    id: string,
+    name: string,
+    description: string,
+    [minPermitted, maxPermitted]: [number, number],
+    options: [string, string, number, 'UNAVAILABLE'?][],
+  ) => ({
+    id,
+    name,
+    description,
+    minPermitted,
+    maxPermitted,
+    options: options.map(([name, externalCode, price, status]) => ({
+      id: newId(),
+      name,
+      externalCode,
+      ...(status ? { status } : {}),
+      price: brl(price),
+    })),
+  });
   const menu: MenuInput = {
     name: 'Cardápio principal',
     categories: [
@@ -165,51 +186,39 @@ export function sampleMenu(newId: () => string = randomUUID): { menu: MenuInput;
       },
     ],
     optionGroups: [
-      {
-        id: ids.groupBorda,
-        name: 'Borda recheada',
-        description: 'Escolha até uma borda',
-        index: 0,
-        minPermitted: 0,
-        maxPermitted: 1,
-        options: [
-          { id: newId(), name: 'Catupiry', externalCode: 'BO-CAT', price: brl(8) },
-          { id: newId(), name: 'Cheddar', externalCode: 'BO-CHE', price: brl(8) },
+      group(
+        ids.groupBorda,
+        'Borda recheada',
+        'Escolha até uma borda',
+        [0, 1],
+        [
+          ['Catupiry', 'BO-CAT', 8],
+          ['Cheddar', 'BO-CHE', 8],
         ],
-      },
-      {
-        id: ids.groupAdicionais,
-        name: 'Adicionais',
-        description: 'Até três adicionais',
-        index: 1,
-        minPermitted: 0,
-        maxPermitted: 3,
-        options: [
-          { id: newId(), name: 'Bacon', externalCode: 'AD-BAC', price: brl(5) },
-          { id: newId(), name: 'Ovo', externalCode: 'AD-OVO', price: brl(3) },
-          { id: newId(), name: 'Queijo extra', externalCode: 'AD-QUE', price: brl(4) },
+      ),
+      group(
+        ids.groupAdicionais,
+        'Adicionais',
+        'Até três adicionais',
+        [0, 3],
+        [
+          ['Bacon', 'AD-BAC', 5],
+          ['Ovo', 'AD-OVO', 3],
+          ['Queijo extra', 'AD-QUE', 4],
         ],
-      },
-      {
-        id: ids.groupAcompanhamentos,
-        name: 'Acompanhamentos',
-        description: 'Escolha um ou dois acompanhamentos',
-        index: 2,
-        minPermitted: 1,
-        maxPermitted: 2,
-        options: [
-          { id: newId(), name: 'Arroz branco', externalCode: 'AC-ARR', price: brl(0) },
-          { id: newId(), name: 'Farofa', externalCode: 'AC-FAR', price: brl(0) },
-          {
-            id: newId(),
-            name: 'Torresmo',
-            externalCode: 'AC-TOR',
-            status: 'UNAVAILABLE',
-            price: brl(6),
-          },
+      ),
+      group(
+        ids.groupAcompanhamentos,
+        'Acompanhamentos',
+        'Escolha um ou dois acompanhamentos',
+        [1, 2],
+        [
+          ['Arroz branco', 'AC-ARR', 0],
+          ['Farofa', 'AC-FAR', 0],
+          ['Torresmo', 'AC-TOR', 6, 'UNAVAILABLE'],
         ],
-      },
-    ],
+      ),
+    ].map((g, index) => ({ ...g, index })),
   };
   return { menu, ids };
 }

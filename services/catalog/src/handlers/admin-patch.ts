@@ -1,13 +1,14 @@
 import { type CATALOG_OPS, merchantPatchSchema, type OpHandler } from '@od/contracts';
+import { parseAdminBody } from '@od/errors';
 import { adminMerchant, patchStore } from '../domain/merchant.ts';
-import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './common.ts';
+import { adminMerchantId, type HandlerDeps, storeNotFound } from './common.ts';
 
 /** PATCH /admin/v1/merchants/{merchantId}: edit store fields -> 200 Merchant + test. */
 export const adminPatch =
   ({ db, now, changed }: HandlerDeps): OpHandler<typeof CATALOG_OPS.adminPatch> =>
   async (req) => {
     const id = adminMerchantId(req);
-    const patch = parseAdmin(merchantPatchSchema, req.body ?? {}, 'Alteração inválida.');
+    const patch = parseAdminBody(merchantPatchSchema, req.body ?? {}, 'Alteração inválida.');
     const result = await db.edit(id, (s) => {
       const state = patchStore(s, patch, now().toISOString());
       return { state, result: adminMerchant(state) };

@@ -1,7 +1,7 @@
 import { type CATALOG_OPS, menuInputSchema, type OpHandler } from '@od/contracts';
-import { errors, HttpException } from '@od/errors';
+import { errors, HttpException, parseAdminBody } from '@od/errors';
 import { renderMenu } from '../domain/menu.ts';
-import { adminMerchantId, type HandlerDeps, parseAdmin, storeNotFound } from './common.ts';
+import { adminMerchantId, type HandlerDeps, storeNotFound } from './common.ts';
 
 /**
  * PUT /admin/v1/merchants/{merchantId}/menu: replaces the store's menu whole. Body: the menu object
@@ -21,7 +21,7 @@ export const adminPutMenu =
         );
       body = body[0];
     }
-    const input = parseAdmin(menuInputSchema, body, 'Cardápio inválido.');
+    const input = parseAdminBody(menuInputSchema, body, 'Cardápio inválido.');
     const menu = await db.edit(id, (s) => {
       const menuId = (input.id ?? s.menuId).toLowerCase();
       const rendered = renderMenu(input, menuId);

@@ -1,8 +1,7 @@
 import { isGuid, type ServedRequest } from '@od/contracts';
 import type { SecretBox } from '@od/crypto';
-import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { errors, HttpException } from '@od/errors';
 import type { OdValidator } from '@od/opendelivery/validator';
-import type { z } from 'zod';
 import type { CatalogDb } from '../db/catalog-db.ts';
 import type { StoreCache } from '../db/store-cache.ts';
 
@@ -34,14 +33,6 @@ export interface OdDeps {
 export function credentialStore(req: ServedRequest): string {
   if (!req.auth) throw new HttpException(errors.notFound(req.traceId));
   return req.auth.merchantId.toLowerCase();
-}
-
-/** Admin input validation: 400 `{ error: validation_error, message, errors }`, never a 500. */
-export function parseAdmin<S extends z.ZodType>(schema: S, body: unknown, message: string): z.infer<S> {
-  const r = schema.safeParse(body);
-  if (!r.success)
-    throw new HttpException(errors.adminValidation(message, fieldErrorsFromIssues(r.error.issues)));
-  return r.data;
 }
 
 /** The store of a public request: the path's merchantId, which must be the credential's (else 404). */

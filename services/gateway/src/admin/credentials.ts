@@ -1,39 +1,37 @@
 import {
   type CallInput,
+  CREDENTIAL_ACTIONS,
+  CREDENTIAL_CHANGES,
   CREDENTIAL_OPS,
   type CredentialChange,
-  type CredentialRecord,
+  type CredentialChangeKind,
   createCredentialBodySchema,
-  createdCredentialView,
   updateCredentialBodySchema,
 } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { rpcCall } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
-import { adminIdParam } from './params.ts';
+import { clientParams, merchantParams } from './params.ts';
 
-const merchantParams = z.object({ merchantId: adminIdParam });
-const clientParams = z.object({ clientId: adminIdParam });
+type OpOf<K extends CredentialChangeKind> = (typeof CREDENTIAL_CHANGES)[K]['op'];
 
 /**
- * Calls an auth credential op. Non-2xx replies (admin error bodies) are forwarded untouched; on
- * success the KV revision is awaited at every live gateway replica (registry), then `shape` builds
- * the HTTP body; replicas that did not confirm are listed in `unconfirmedGateways` and the header
- * `OD-Unconfirmed-Gateways`.
+ * Calls the auth op of a credential change (CREDENTIAL_CHANGES). Non-2xx replies (admin error
+ * bodies) are forwarded untouched; on success the KV revision is awaited at every live gateway
+ * replica (registry), then the change's view builds the HTTP body; replicas that did not confirm
+ * are listed in `unconfirmedGateways` and the header `OD-Unconfirmed-Gateways`.
  */
-async function change<O extends AuthBodyOp>(
+async function change<K extends CredentialChangeKind>(
   ctx: GatewayContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  op: O,
-  body: CallInput<O>['body'],
-  shape: (c: CredentialChange) => unknown,
-  secrets = false,
+  kind: K,
+  body: CallInput<OpOf<K>>['body'],
 ) {
-  const r = await rpcCall(ctx, request, op, { body } as CallInput<O>);
+  const { op, view, secret } = CREDENTIAL_CHANGES[kind];
+  const r = await rpcCall(ctx, request, op as OpOf<K>, { body } as CallInput<OpOf<K>>);
   if (!r) return sendError(reply, errors.unavailable(request.id));
   const text = new TextDecoder().decode(r.body);
   if (r.status < 200 || r.status >= 300) {
@@ -43,31 +41,18 @@ async function change<O extends AuthBodyOp>(
   const c = JSON.parse(text) as CredentialChange;
   // applied by auth; reported when some gateway replica could not confirm it sees the change
   const { unconfirmed } = await ctx.replicas.confirm(c.revision);
-  if (secrets) reply.header('Cache-Control', 'no-store');
-  const out = shape(c) as Record<string, unknown>;
+  if (secret) reply.header('Cache-Control', 'no-store');
+  const out = view(c) as Record<string, unknown>;
   if (unconfirmed.length) reply.header('OD-Unconfirmed-Gateways', unconfirmed.join(','));
   return reply.code(r.status).send(unconfirmed.length ? { ...out, unconfirmedGateways: unconfirmed } : out);
 }
-
-type AuthBodyOp = (typeof CREDENTIAL_OPS)[Exclude<keyof typeof CREDENTIAL_OPS, 'list'>];
-
-const view = (c: CredentialRecord) => ({ ...c });
 
 /** Admin API: credentials of a store (served by auth). Secrets only in the create/save/rotate answers. */
 export const credentialAdminRoutes: RouteModule = (app, ctx) => {
   app.post(
     '/admin/v1/merchants/:merchantId/credentials',
     { schema: { params: merchantParams, body: createCredentialBodySchema } },
-    (request, reply) =>
-      change(
-        ctx,
-        request,
-        reply,
-        CREDENTIAL_OPS.create,
-        { merchantId: request.params.merchantId, body: request.body },
-        createdCredentialView,
-        true,
-      ),
+    (request, reply) => change(ctx, request, reply, 'create', { ...request.params, body: request.body }),
   );
 
   app.get(
@@ -88,44 +73,14 @@ export const credentialAdminRoutes: RouteModule = (app, ctx) => {
   app.patch(
     '/admin/v1/credentials/:clientId',
     { schema: { params: clientParams, body: updateCredentialBodySchema } },
-    (request, reply) =>
-      change(
-        ctx,
-        request,
-        reply,
-        CREDENTIAL_OPS.update,
-        { clientId: request.params.clientId, body: request.body },
-        (c) => ({
-          ...view(c.credential),
-          ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}),
-        }),
-        true,
-      ),
+    (request, reply) => change(ctx, request, reply, 'update', { ...request.params, body: request.body }),
   );
 
-  for (const action of ['pause', 'resume', 'revoke'] as const) {
+  for (const action of CREDENTIAL_ACTIONS) {
     app.post(
       `/admin/v1/credentials/:clientId/${action}`,
       { schema: { params: clientParams } },
-      (request, reply) =>
-        change(ctx, request, reply, CREDENTIAL_OPS[action], { clientId: request.params.clientId }, (c) =>
-          view(c.credential),
-        ),
+      (request, reply) => change(ctx, request, reply, action, request.params),
     );
   }
-
-  app.post(
-    '/admin/v1/credentials/:clientId/webhook-secret',
-    { schema: { params: clientParams } },
-    (request, reply) =>
-      change(
-        ctx,
-        request,
-        reply,
-        CREDENTIAL_OPS.rotateWebhookSecret,
-        { clientId: request.params.clientId },
-        (c) => ({ webhookSecret: c.webhookSecret }),
-        true,
-      ),
-  );
 };

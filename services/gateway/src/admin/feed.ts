@@ -1,7 +1,7 @@
 import { ADMIN_FEED_STATES, CLIENT_ID_PATTERN, FEED_OPS } from '@od/contracts';
 import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
-import { forward } from '../forward.ts';
+import { relayRoutes } from '../forward.ts';
 
 /**
  * Admin routes served by the feed service.
@@ -10,22 +10,16 @@ import { forward } from '../forward.ts';
  * `state` all | pending | acknowledged. 404 when the feed does not know the credential.
  */
 export const feedAdminRoutes: RouteModule = (app, ctx) => {
-  app.get(
+  relayRoutes(app, ctx).get(
     '/admin/v1/credentials/:clientId/events',
     {
-      schema: {
-        params: z.object({ clientId: z.string().regex(CLIENT_ID_PATTERN) }),
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(500).optional(),
-          before: z.coerce.number().int().min(1).optional(),
-          state: z.enum(ADMIN_FEED_STATES).optional(),
-        }),
-      },
-    },
-    async (request, reply) =>
-      forward(ctx, request, reply, FEED_OPS.adminEvents, {
-        params: request.params,
-        query: request.query,
+      params: z.object({ clientId: z.string().regex(CLIENT_ID_PATTERN) }),
+      querystring: z.object({
+        limit: z.coerce.number().int().min(1).max(500).optional(),
+        before: z.coerce.number().int().min(1).optional(),
+        state: z.enum(ADMIN_FEED_STATES).optional(),
       }),
+    },
+    FEED_OPS.adminEvents,
   );
 };

@@ -6,14 +6,11 @@ import {
   merchantPatchSchema,
 } from '@od/contracts';
 import { errors } from '@od/errors';
-import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
-import { forward } from '../forward.ts';
+import { forward, relayRoutes } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
-import { adminIdParam } from './params.ts';
-
 // Any id up to TEXT.id: the service answers 404 not_found for an id that is not a GUID (admin form).
-const params = z.object({ merchantId: adminIdParam });
+import { merchantParams as params } from './params.ts';
 
 /**
  * Admin routes served by the catalog service: create, read and edit stores, replace a store's
@@ -23,17 +20,13 @@ const params = z.object({ merchantId: adminIdParam });
  * as served must fit in one bus message.
  */
 export const merchantAdminRoutes: RouteModule = (app, ctx) => {
-  app.post('/admin/v1/merchants', { schema: { body: merchantCreateSchema } }, (request, reply) =>
-    forward(ctx, request, reply, CATALOG_OPS.adminCreate, { body: request.body }),
-  );
-  app.get('/admin/v1/merchants/:merchantId', { schema: { params } }, (request, reply) =>
-    forward(ctx, request, reply, CATALOG_OPS.adminGet, { params: request.params }),
-  );
-  app.patch(
+  const relay = relayRoutes(app, ctx);
+  relay.post('/admin/v1/merchants', { body: merchantCreateSchema }, CATALOG_OPS.adminCreate);
+  relay.get('/admin/v1/merchants/:merchantId', { params }, CATALOG_OPS.adminGet);
+  relay.patch(
     '/admin/v1/merchants/:merchantId',
-    { schema: { params, body: merchantPatchSchema } },
-    (request, reply) =>
-      forward(ctx, request, reply, CATALOG_OPS.adminPatch, { params: request.params, body: request.body }),
+    { params, body: merchantPatchSchema },
+    CATALOG_OPS.adminPatch,
   );
   app.put(
     '/admin/v1/merchants/:merchantId/menu',

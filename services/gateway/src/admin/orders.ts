@@ -11,14 +11,11 @@ import {
   orderEditSchema,
   orderIntakeSchema,
 } from '@od/contracts';
-import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
-import { forward, rpcCall, writeRpcReply } from '../forward.ts';
+import { forward, relayRoutes, rpcCall, writeRpcReply } from '../forward.ts';
 import { canonicalJson, unavailableReply } from '../routes/orders.ts';
-import { adminIdParam } from './params.ts';
+import { merchantParams, orderParams } from './params.ts';
 
-const orderParams = z.object({ orderId: adminIdParam });
-const merchantParams = z.object({ merchantId: adminIdParam });
 type P = { orderId: string };
 
 /**
@@ -40,24 +37,17 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
       return writeRpcReply(reply, r);
     },
   );
+  const relay = relayRoutes(app, ctx);
   // history a page at a time: follow `historyNextCursor` with ?historyAfter= (orders README)
-  app.get(
+  relay.get(
     '/admin/v1/orders/:orderId',
-    { schema: { params: orderParams, querystring: adminOrderQuerySchema } },
-    (request, reply) =>
-      forward(ctx, request, reply, ORDER_OPS.adminGet, {
-        params: { orderId: request.params.orderId },
-        query: request.query ?? {},
-      }),
+    { params: orderParams, querystring: adminOrderQuerySchema },
+    ORDER_OPS.adminGet,
   );
-  app.patch(
+  relay.patch(
     '/admin/v1/orders/:orderId',
-    { schema: { params: orderParams, body: orderEditSchema } },
-    (request, reply) =>
-      forward(ctx, request, reply, ORDER_OPS.adminEdit, {
-        params: { orderId: request.params.orderId },
-        body: request.body,
-      }),
+    { params: orderParams, body: orderEditSchema },
+    ORDER_OPS.adminEdit,
   );
   const withBody = [
     ['payment', ORDER_OPS.adminPayment, undefined],

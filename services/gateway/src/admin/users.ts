@@ -1,7 +1,7 @@
 import { inviteBodySchema, PANEL_OPS } from '@od/contracts';
 import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
-import { forward } from '../forward.ts';
+import { relayRoutes } from '../forward.ts';
 
 // ids are checked by the panel service (unknown or malformed = 404)
 const storeParams = z.object({ merchantId: z.string() });
@@ -12,18 +12,9 @@ const userParams = z.object({ merchantId: z.string(), userId: z.string() });
  * `{ userId, email, role, setupToken, setupUrl }`; the token is single-use, valid 72 h, shown once.
  */
 export const userAdminRoutes: RouteModule = (app, ctx) => {
-  app.post(
-    '/admin/v1/merchants/:merchantId/users',
-    { schema: { params: storeParams, body: inviteBodySchema } },
-    (request, reply) =>
-      forward(ctx, request, reply, PANEL_OPS.invite, { params: request.params, body: request.body }),
-  );
-  app.get('/admin/v1/merchants/:merchantId/users', { schema: { params: storeParams } }, (request, reply) =>
-    forward(ctx, request, reply, PANEL_OPS.list, { params: request.params }),
-  );
-  app.delete(
-    '/admin/v1/merchants/:merchantId/users/:userId',
-    { schema: { params: userParams } },
-    (request, reply) => forward(ctx, request, reply, PANEL_OPS.remove, { params: request.params }),
-  );
+  const relay = relayRoutes(app, ctx);
+  const users = '/admin/v1/merchants/:merchantId/users';
+  relay.post(users, { params: storeParams, body: inviteBodySchema }, PANEL_OPS.invite);
+  relay.get(users, { params: storeParams }, PANEL_OPS.list);
+  relay.delete(`${users}/:userId`, { params: userParams }, PANEL_OPS.remove);
 };

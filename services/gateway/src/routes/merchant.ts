@@ -26,33 +26,35 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
       return forward(ctx, request, reply, op, { params: { merchantId } });
     };
 
-  app.get(
-    '/v1/merchant/:merchantId',
+  const reads = [
     {
-      schema: {
-        tags: ['merchant'],
-        summary: 'Store of the credential (scope merchant:read)',
-        security: [{ bearer: [] }],
-        params,
-        response: { 200: merchantSchema, 403: businessError, 404: problem },
-      },
-      onRequest: bearer(ctx, 'merchant:read'),
+      url: '/v1/merchant/:merchantId',
+      summary: 'Store of the credential (scope merchant:read)',
+      scope: 'merchant:read',
+      ok: merchantSchema,
+      op: CATALOG_OPS.getMerchant,
     },
-    read(CATALOG_OPS.getMerchant),
-  );
-
-  app.get(
-    '/v1/merchant/:merchantId/menus',
     {
-      schema: {
-        tags: ['merchant'],
-        summary: 'Menu of the store: an array holding its single menu (scope catalog:read)',
-        security: [{ bearer: [] }],
-        params,
-        response: { 200: menusSchema, 403: businessError, 404: problem },
-      },
-      onRequest: bearer(ctx, 'catalog:read'),
+      url: '/v1/merchant/:merchantId/menus',
+      summary: 'Menu of the store: an array holding its single menu (scope catalog:read)',
+      scope: 'catalog:read',
+      ok: menusSchema,
+      op: CATALOG_OPS.getMenus,
     },
-    read(CATALOG_OPS.getMenus),
-  );
+  ] as const;
+  for (const r of reads)
+    app.get(
+      r.url,
+      {
+        schema: {
+          tags: ['merchant'],
+          summary: r.summary,
+          security: [{ bearer: [] }],
+          params,
+          response: { 200: r.ok, 403: businessError, 404: problem },
+        },
+        onRequest: bearer(ctx, r.scope),
+      },
+      read(r.op),
+    );
 };

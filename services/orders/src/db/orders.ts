@@ -57,6 +57,27 @@ export async function beginAndLock(c: PoolClient, s: OrderScope): Promise<Locked
   return res[1].rows[0];
 }
 
+/**
+ * One column (as text) of an order a credential sees: its own store's, and paid (an unpaid order
+ * does not exist for integrators). `undefined` for anything else, malformed ids included (404).
+ * One prepared statement per column (`name`): GET /v1/orders/{id} is the hot path.
+ */
+export async function visibleOrderColumn(
+  pool: Pool,
+  name: string,
+  column: 'document' | 'delivery_code',
+  orderId: unknown,
+  merchantId: unknown,
+): Promise<string | undefined> {
+  if (!isGuid(orderId) || !isGuid(merchantId)) return undefined;
+  const { rows } = await pool.query<{ v: string }>({
+    name,
+    text: `SELECT ${column}::text AS v FROM orders WHERE id = $1 AND merchant_id = $2 AND situation <> 'PENDING_PAYMENT'`,
+    values: [orderId, merchantId],
+  });
+  return rows[0]?.v;
+}
+
 export async function nextDisplayId(c: PoolClient): Promise<string> {
   const { rows } = await c.query<{ n: number }>("SELECT nextval('display_id_seq') AS n");
   return String(rows[0].n);

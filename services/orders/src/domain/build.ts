@@ -445,6 +445,10 @@ export function buildOrder(
   return { order, situation: input.paymentPending ? 'PENDING_PAYMENT' : 'PENDING' };
 }
 
+/** A block an edit may change (takeout, indoor): rebuilt from the edit when the order has one, else kept. */
+const editBlock = <C, E>(current: C | null, edit: E | undefined, apply: (e: E, c: C) => C): C | null =>
+  edit && current ? apply(edit, current) : current;
+
 /**
  * Applies a content edit to an existing order (same rules as intake). When payments are omitted
  * and the order has exactly one payment method, that method follows the new amount.
@@ -508,26 +512,16 @@ export function editOrder(
     total: { items: money(t.i), otherFees: money(t.f), discount: money(t.d), orderAmount: money(t.amount) },
     payments,
     delivery,
-    takeout:
-      edit.takeout && current.takeout
-        ? {
-            mode: edit.takeout.mode,
-            takeoutDateTime: edit.takeout.takeoutDateTime
-              ? iso(edit.takeout.takeoutDateTime)
-              : current.takeout.takeoutDateTime,
-          }
-        : current.takeout,
-    indoor:
-      edit.indoor && current.indoor
-        ? {
-            mode: edit.indoor.mode,
-            indoorDateTime: edit.indoor.indoorDateTime
-              ? iso(edit.indoor.indoorDateTime)
-              : current.indoor.indoorDateTime,
-            place: edit.indoor.place ?? null,
-            tab: edit.indoor.tab ?? null,
-          }
-        : current.indoor,
+    takeout: editBlock(current.takeout, edit.takeout, (e, c) => ({
+      mode: e.mode,
+      takeoutDateTime: e.takeoutDateTime ? iso(e.takeoutDateTime) : c.takeoutDateTime,
+    })),
+    indoor: editBlock(current.indoor, edit.indoor, (e, c) => ({
+      mode: e.mode,
+      indoorDateTime: e.indoorDateTime ? iso(e.indoorDateTime) : c.indoorDateTime,
+      place: e.place ?? null,
+      tab: e.tab ?? null,
+    })),
     extraInfo:
       edit.extraInfo !== undefined
         ? renderExtraInfo({ ...parseExtraInfo(current.extraInfo, channel), notes: edit.extraInfo })

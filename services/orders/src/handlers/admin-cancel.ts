@@ -1,5 +1,5 @@
 import { cancelSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
-import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { parseAdminBody } from '@od/errors';
 import { type OrdersDeps, transitionPlan } from '../core.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
 import { idemOf, writeOrder } from '../write.ts';
@@ -15,12 +15,7 @@ const DEFAULT_REASON = {
  */
 export function adminCancel(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCancel> {
   return async (req) => {
-    const parsed = cancelSchema.safeParse(req.body ?? {});
-    if (!parsed.success)
-      throw new HttpException(
-        errors.adminValidation('Cancelamento inválido.', fieldErrorsFromIssues(parsed.error.issues)),
-      );
-    const { by, reason } = parsed.data;
+    const { by, reason } = parseAdminBody(cancelSchema, req.body, 'Cancelamento inválido.');
     const cancellation = {
       reason: reason?.trim() ? reason : DEFAULT_REASON[by],
       code: by === 'CUSTOMER' ? CANCELLATION_CODES.customer : CANCELLATION_CODES.merchant,

@@ -1,5 +1,5 @@
 import { courierUpdateSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
-import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { errors, HttpException, parseAdminBody } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
@@ -13,15 +13,11 @@ const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
  */
 export function adminCourier(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCourier> {
   return async (req) => {
-    const parsed = courierUpdateSchema.safeParse(req.body ?? {});
-    if (!parsed.success)
-      throw new HttpException(
-        errors.adminValidation(
-          'Atualização de entregador inválida.',
-          fieldErrorsFromIssues(parsed.error.issues),
-        ),
-      );
-    const { eventType, delivery: d } = parsed.data;
+    const { eventType, delivery: d } = parseAdminBody(
+      courierUpdateSchema,
+      req.body,
+      'Atualização de entregador inválida.',
+    );
     const delivery = {
       courier: d.courier
         ? {

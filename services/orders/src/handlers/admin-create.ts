@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type OpHandler, type ORDER_OPS, orderIntakeSchema } from '@od/contracts';
-import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { parseAdminBody } from '@od/errors';
 import { merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { nextDisplayId } from '../db/orders.ts';
 import { buildOrder } from '../domain/build.ts';
@@ -15,12 +15,7 @@ import { idemOf, writeOrder } from '../write.ts';
  */
 export function adminCreate(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCreate> {
   return async (req) => {
-    const parsed = orderIntakeSchema.safeParse(req.body ?? {});
-    if (!parsed.success)
-      throw new HttpException(
-        errors.adminValidation('Pedido inválido.', fieldErrorsFromIssues(parsed.error.issues)),
-      );
-    const input = parsed.data;
+    const input = parseAdminBody(orderIntakeSchema, req.body, 'Pedido inválido.');
     return writeOrder(deps, {
       scope: 'new',
       actor: { kind: 'CHANNEL' },

@@ -1,5 +1,5 @@
 import { type OpHandler, type ORDER_OPS, type Order, orderEditSchema } from '@od/contracts';
-import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import { errors, HttpException, parseAdminBody } from '@od/errors';
 import { merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { readDocument } from '../db/orders.ts';
 import { editOrder } from '../domain/build.ts';
@@ -12,12 +12,7 @@ import { idemOf, writeOrder } from '../write.ts';
  */
 export function adminEdit(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminEdit> {
   return async (req) => {
-    const parsed = orderEditSchema.safeParse(req.body ?? {});
-    if (!parsed.success)
-      throw new HttpException(
-        errors.adminValidation('Edição inválida.', fieldErrorsFromIssues(parsed.error.issues)),
-      );
-    const edit = parsed.data;
+    const edit = parseAdminBody(orderEditSchema, req.body, 'Edição inválida.');
     const needsMenu = edit.items?.some((i) => 'itemId' in i) ?? false;
     return writeOrder(deps, {
       scope: { orderId: req.params?.orderId ?? '', hidePendingPayment: false },

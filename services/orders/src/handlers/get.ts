@@ -1,6 +1,7 @@
-import { isGuid, type OpHandler, type ORDER_OPS } from '@od/contracts';
+import type { OpHandler, ORDER_OPS } from '@od/contracts';
 import { errors } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
+import { visibleOrderColumn } from '../db/orders.ts';
 
 /**
  * `get` (GET /v1/orders/{orderId}, hot path): one prepared statement returns the stored public
@@ -9,15 +10,13 @@ import type { OrdersDeps } from '../core.ts';
  */
 export function getOrder(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.get> {
   return async (req) => {
-    const orderId = req.params?.orderId;
-    const merchantId = req.auth?.merchantId;
-    if (!isGuid(orderId) || !isGuid(merchantId)) return errors.orderNotFound();
-    const { rows } = await deps.pool.query<{ d: string }>({
-      name: 'orders.get',
-      text: "SELECT document::text AS d FROM orders WHERE id = $1 AND merchant_id = $2 AND situation <> 'PENDING_PAYMENT'",
-      values: [orderId, merchantId],
-    });
-    if (rows.length === 0) return errors.orderNotFound();
-    return { status: 200, body: rows[0].d };
+    const d = await visibleOrderColumn(
+      deps.pool,
+      'orders.get',
+      'document',
+      req.params?.orderId,
+      req.auth?.merchantId,
+    );
+    return d === undefined ? errors.orderNotFound() : { status: 200, body: d };
   };
 }

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { isGuid, type OpHandler, type ORDER_OPS, orderTrackingSchema } from '@od/contracts';
+import { type OpHandler, type ORDER_OPS, orderTrackingSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { notFound, type OrdersDeps } from '../core.ts';
+import { visibleOrderColumn } from '../db/orders.ts';
 import { acceptsTracking } from '../domain/state-machine.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
@@ -16,16 +17,16 @@ const sameCode = (a: string, b: string) =>
 export function validateCode(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.validateCode> {
   return async (req) => {
     const { orderId } = req.params;
-    const merchantId = req.auth?.merchantId;
-    if (!isGuid(orderId) || !isGuid(merchantId)) return errors.orderNotFound();
-    const { rows } = await deps.pool.query<{ code: string }>({
-      name: 'orders.deliveryCode',
-      text: "SELECT delivery_code AS code FROM orders WHERE id = $1 AND merchant_id = $2 AND situation <> 'PENDING_PAYMENT'",
-      values: [orderId, merchantId],
-    });
-    if (rows.length === 0) return errors.orderNotFound();
+    const code = await visibleOrderColumn(
+      deps.pool,
+      'orders.deliveryCode',
+      'delivery_code',
+      orderId,
+      req.auth?.merchantId,
+    );
+    if (code === undefined) return errors.orderNotFound();
     const given = req.query.deliveryCode.trim();
-    if (!sameCode(given, rows[0].code)) return errors.invalidDeliveryCode();
+    if (!sameCode(given, code)) return errors.invalidDeliveryCode();
     return { status: 200, body: { orderId, deliveryCode: given } };
   };
 }

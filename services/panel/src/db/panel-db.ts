@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ParsedOrderEvent } from '@od/bus';
 import type { PanelRole, StoreUser } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -165,20 +166,31 @@ export class PanelDb {
   }
 
   /** Board projection: keeps the newest event of each order (by per-order sequence). */
-  async recordOrderEvent(e: {
-    orderId: string;
-    merchantId: string;
-    eventType: string;
-    orderSeq: number;
-    at: Date;
-  }) {
+  /**
+   * The board projection of a batch of order events, in one statement: per order, the event with
+   * the highest orderSeq of the batch, kept only if newer than the stored one (redelivery and
+   * out-of-order events change nothing).
+   */
+  async recordOrderEvents(events: ParsedOrderEvent[]) {
+    const latest = new Map<string, ParsedOrderEvent>();
+    for (const e of events) {
+      const prev = latest.get(e.orderId);
+      if (!prev || (e.orderSeq ?? 0) > (prev.orderSeq ?? 0)) latest.set(e.orderId, e);
+    }
+    const rows = [...latest.values()];
     await this.pool.query(
       `INSERT INTO store_orders (order_id, merchant_id, last_event_type, order_seq, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $5)
+       SELECT o, m, t, s, a, a FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::timestamptz[]) AS x(o, m, t, s, a)
        ON CONFLICT (order_id) DO UPDATE SET last_event_type = EXCLUDED.last_event_type,
          order_seq = EXCLUDED.order_seq, updated_at = EXCLUDED.updated_at
        WHERE store_orders.order_seq < EXCLUDED.order_seq`,
-      [e.orderId, e.merchantId, e.eventType, e.orderSeq, e.at],
+      [
+        rows.map((e) => e.orderId),
+        rows.map((e) => e.merchantId),
+        rows.map((e) => e.eventType),
+        rows.map((e) => e.orderSeq ?? 0),
+        rows.map((e) => e.createdAt),
+      ],
     );
   }
 

@@ -1,11 +1,12 @@
 import { confirmAtGateways } from '@od/bus';
 import {
+  CREDENTIAL_ACTIONS,
+  CREDENTIAL_CHANGES,
   CREDENTIAL_OPS,
   type CredentialChange,
+  type CredentialChangeKind,
   type CredentialRecord,
   createCredentialBodySchema,
-  createdCredentialView,
-  type OpSpec,
   updateCredentialBodySchema,
 } from '@od/contracts';
 import { HttpException } from '@od/errors';
@@ -47,78 +48,54 @@ export async function ownCredential(
   return found;
 }
 
+/** Calls the auth op of a credential change (CREDENTIAL_CHANGES), waits for the gateways, answers its view. */
 async function change(
   ctx: PanelContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  op: OpSpec,
+  kind: CredentialChangeKind,
   body: unknown,
-  shape: (c: CredentialChange) => unknown,
 ) {
+  const { op, view, secret } = CREDENTIAL_CHANGES[kind];
   const r = await upstream<CredentialChange>(ctx, request, op, { body });
   if (!ok(r)) return relay(reply, r);
   await awaitGateways(ctx, r.body.revision);
-  return reply.code(r.status).send(shape(r.body));
+  if (secret) reply.header('Cache-Control', 'no-store');
+  return reply.code(r.status).send(view(r.body));
 }
 
 /** Credentials of a store (OWNER only): list, create (secrets once), rename/URL, pause, resume, revoke, rotate. */
 export const credentialRoutes: PanelRoutes = (app, ctx) => {
   const owner = requireStore(ctx, 'credentials');
+  const at = '/panel/api/stores/:merchantId/credentials';
 
-  app.get(
-    '/panel/api/stores/:merchantId/credentials',
-    { schema: { params: storeParams }, preHandler: owner },
-    (request) => storeCredentials(ctx, request, request.store!.merchantId),
+  app.get(at, { schema: { params: storeParams }, preHandler: owner }, (request) =>
+    storeCredentials(ctx, request, request.store!.merchantId),
   );
 
   app.post(
-    '/panel/api/stores/:merchantId/credentials',
+    at,
     { schema: { params: storeParams, body: createCredentialBodySchema }, preHandler: owner },
     (request, reply) =>
-      change(
-        ctx,
-        request,
-        reply,
-        CREDENTIAL_OPS.create,
-        { merchantId: request.store!.merchantId, body: request.body },
-        createdCredentialView,
-      ),
+      change(ctx, request, reply, 'create', { merchantId: request.store!.merchantId, body: request.body }),
   );
 
   app.patch(
-    '/panel/api/stores/:merchantId/credentials/:clientId',
+    `${at}/:clientId`,
     { schema: { params: credentialParams, body: updateCredentialBodySchema }, preHandler: owner },
     async (request, reply) => {
       await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
-      return change(
-        ctx,
-        request,
-        reply,
-        CREDENTIAL_OPS.update,
-        { clientId: request.params.clientId, body: request.body },
-        (c) => ({
-          ...c.credential,
-          ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}),
-        }),
-      );
+      return change(ctx, request, reply, 'update', { clientId: request.params.clientId, body: request.body });
     },
   );
 
-  const actions = {
-    pause: CREDENTIAL_OPS.pause,
-    resume: CREDENTIAL_OPS.resume,
-    revoke: CREDENTIAL_OPS.revoke,
-    'webhook-secret': CREDENTIAL_OPS.rotateWebhookSecret,
-  };
-  for (const [path, op] of Object.entries(actions)) {
+  for (const action of CREDENTIAL_ACTIONS) {
     app.post(
-      `/panel/api/stores/:merchantId/credentials/:clientId/${path}`,
+      `${at}/:clientId/${action}`,
       { schema: { params: credentialParams }, preHandler: owner },
       async (request, reply) => {
         await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
-        return change(ctx, request, reply, op, { clientId: request.params.clientId }, (c) =>
-          op === CREDENTIAL_OPS.rotateWebhookSecret ? { webhookSecret: c.webhookSecret } : c.credential,
-        );
+        return change(ctx, request, reply, action, { clientId: request.params.clientId });
       },
     );
   }

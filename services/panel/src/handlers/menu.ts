@@ -2,7 +2,7 @@ import { CATALOG_OPS, INTERNAL_OPS, type MerchantSnapshot } from '@od/contracts'
 import { z } from 'zod';
 import type { PanelRoutes } from '../context.ts';
 import { requireStore } from '../http/guards.ts';
-import { relay, upstream } from '../upstream.ts';
+import { relay, relayStoreOp, upstream } from '../upstream.ts';
 
 const params = z.object({ merchantId: z.string() });
 
@@ -24,16 +24,7 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
       return reply.send({ menu: r.body.menu });
     },
   );
-  app.put(
-    '/panel/api/stores/:merchantId/menu',
-    { schema: { params }, preHandler: staff },
-    async (request, reply) =>
-      relay(
-        reply,
-        await upstream(ctx, request, CATALOG_OPS.adminPutMenu, {
-          params: { merchantId: request.store!.merchantId },
-          body: request.body,
-        }),
-      ),
+  app.put('/panel/api/stores/:merchantId/menu', { schema: { params }, preHandler: staff }, (request, reply) =>
+    relayStoreOp(ctx, request, reply, CATALOG_OPS.adminPutMenu, true),
   );
 };

@@ -5,12 +5,12 @@ import { z } from 'zod';
 import type { PanelContext, PanelRoutes } from '../context.ts';
 import { panelErrors } from '../domain/panel-errors.ts';
 import { requireStore } from '../http/guards.ts';
+import { BOARD_WINDOW_MS } from '../live-orders.ts';
 import { type Caller, ok, PANEL_ITSELF, relay, upstream } from '../upstream.ts';
 
 const storeParams = z.object({ merchantId: z.string() });
 const orderParams = storeParams.extend({ orderId: z.string().max(100) });
-/** The board lists orders touched in the last 24 h, at most 200. */
-const BOARD_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** The board lists orders touched in the last BOARD_WINDOW_MS (24 h), at most 200. */
 const BOARD_MAX = 200;
 const SSE_HEARTBEAT_MS = 15_000;
 

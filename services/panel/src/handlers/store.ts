@@ -2,7 +2,7 @@ import { CATALOG_OPS, merchantPatchSchema } from '@od/contracts';
 import { z } from 'zod';
 import type { PanelRoutes } from '../context.ts';
 import { requireStore } from '../http/guards.ts';
-import { relay, upstream } from '../upstream.ts';
+import { relayStoreOp } from '../upstream.ts';
 
 const params = z.object({ merchantId: z.string() });
 
@@ -11,13 +11,7 @@ export const storeRoutes: PanelRoutes = (app, ctx) => {
   app.get(
     '/panel/api/stores/:merchantId',
     { schema: { params }, preHandler: requireStore(ctx, 'store') },
-    async (request, reply) =>
-      relay(
-        reply,
-        await upstream(ctx, request, CATALOG_OPS.adminGet, {
-          params: { merchantId: request.store!.merchantId },
-        }),
-      ),
+    (request, reply) => relayStoreOp(ctx, request, reply, CATALOG_OPS.adminGet),
   );
   app.patch(
     '/panel/api/stores/:merchantId',
@@ -25,13 +19,6 @@ export const storeRoutes: PanelRoutes = (app, ctx) => {
       schema: { params, body: merchantPatchSchema.omit({ test: true }) },
       preHandler: requireStore(ctx, 'settings'),
     },
-    async (request, reply) =>
-      relay(
-        reply,
-        await upstream(ctx, request, CATALOG_OPS.adminPatch, {
-          params: { merchantId: request.store!.merchantId },
-          body: request.body,
-        }),
-      ),
+    (request, reply) => relayStoreOp(ctx, request, reply, CATALOG_OPS.adminPatch, true),
   );
 };

@@ -7,7 +7,7 @@ import {
   SETUP_TOKEN_TTL_MS,
   type UserInvite,
 } from '@od/contracts';
-import { errors, fieldErrorsFromIssues } from '@od/errors';
+import { errors, parseAdminBody } from '@od/errors';
 import type { PanelContext } from '../context.ts';
 import { newToken, tokenHash } from '../domain/tokens.ts';
 import { PANEL_ITSELF } from '../upstream.ts';
@@ -35,10 +35,7 @@ export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS>
       const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
       if (!isGuid(merchantId) || !(await storeExists(ctx, merchantId, req.traceId)))
         return errors.adminNotFound('Estabelecimento');
-      const parsed = inviteBodySchema.safeParse(req.body);
-      if (!parsed.success)
-        return errors.adminValidation('Requisição inválida.', fieldErrorsFromIssues(parsed.error.issues));
-      const { email, role } = parsed.data;
+      const { email, role } = parseAdminBody(inviteBodySchema, req.body);
       const token = newToken();
       const now = ctx.now();
       const userId = await ctx.db.invite(

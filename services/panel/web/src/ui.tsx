@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { cloneElement, createContext, isValidElement } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import type { Lang, T } from './i18n.ts';
+import type { Key, Lang, T } from './i18n.ts';
 
 export interface AppCtx {
   t: T;
@@ -159,5 +159,67 @@ export function Check(props: { label: string; checked: boolean; onChecked: (v: b
       />{' '}
       {props.label}
     </label>
+  );
+}
+
+/**
+ * A data table: one header row of column titles (i18n keys), plus `actions`, the title of a last
+ * column of row actions for screen readers only; the rows as children.
+ */
+export function Grid(props: {
+  label?: string;
+  columns: Key[];
+  actions?: string;
+  children: ComponentChildren;
+}) {
+  const t = useT();
+  return (
+    <table class="grid" aria-label={props.label}>
+      <thead>
+        <tr>
+          {props.columns.map((c) => (
+            <th scope="col" key={c}>
+              {t(c)}
+            </th>
+          ))}
+          {props.actions && (
+            <th scope="col">
+              <span class="sr-only">{props.actions}</span>
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}
+
+/** A labelled select: `options` as [value, text] pairs. */
+export function Choice(props: {
+  label: string;
+  value: string;
+  options: [string, string][];
+  onValue: (v: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}{' '}
+      <select value={props.value} onChange={(e) => props.onValue(e.currentTarget.value)}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A small button of a row's actions (`danger` for destructive ones). */
+export function SmallButton(props: { onClick: () => void; danger?: boolean; children: ComponentChildren }) {
+  return (
+    <button type="button" class={props.danger ? 'small danger' : 'small'} onClick={props.onClick}>
+      {props.children}
+    </button>
   );
 }

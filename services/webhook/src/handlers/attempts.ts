@@ -1,13 +1,12 @@
 import type { OpHandler, WEBHOOK_OPS, WebhookAttemptView } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import { credentialOf, type HandlerContext, iso, pageLimit } from './context.ts';
+import { type HandlerContext, iso, onePage, pageRequest } from './context.ts';
 
 /** GET /admin/v1/credentials/{clientId}/webhook-attempts: newest first, `cursor` = last id seen. */
 export const attemptsHandler =
   (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.attempts> =>
   async (req) => {
-    const cred = credentialOf(ctx, req.params);
-    const limit = pageLimit(req.query);
+    const { cred, limit } = pageRequest(ctx, req);
     const rawCursor = req.query?.cursor;
     let cursor: bigint | undefined;
     if (rawCursor !== undefined && rawCursor !== '') {
@@ -21,7 +20,7 @@ export const attemptsHandler =
       orderBy: { id: 'desc' },
       take: limit + 1,
     });
-    const page = rows.slice(0, limit);
+    const { page, nextCursor } = onePage(rows, limit, (last) => String(last.id));
     const items: WebhookAttemptView[] = page.map((a) => ({
       id: Number(a.id),
       eventId: a.eventId,
@@ -35,6 +34,5 @@ export const attemptsHandler =
       error: a.error,
       success: a.success,
     }));
-    const nextCursor = rows.length > limit ? String(page[page.length - 1].id) : null;
     return { status: 200, body: { items, nextCursor } };
   };

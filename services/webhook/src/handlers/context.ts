@@ -25,6 +25,23 @@ export function credentialOf(
 }
 
 /** `limit` query parameter: 1..200, default 50; anything else is a client mistake (400). */
+/** A page request of a credential's list: the credential (404 when unknown) and the page size. */
+export function pageRequest(
+  ctx: HandlerContext,
+  req: { params?: Record<string, string>; query?: Record<string, unknown> },
+) {
+  return { cred: credentialOf(ctx, req.params), limit: pageLimit(req.query) };
+}
+
+/**
+ * One page of a keyset listing read with `take: limit + 1`: the first `limit` rows, and the cursor
+ * of the next page (`cursorOf` its last row) when there is more.
+ */
+export function onePage<R>(rows: R[], limit: number, cursorOf: (last: R) => string) {
+  const page = rows.slice(0, limit);
+  return { page, nextCursor: rows.length > limit ? cursorOf(page[page.length - 1]) : null };
+}
+
 export function pageLimit(query: Record<string, unknown> | undefined): number {
   const raw = query?.limit;
   if (raw === undefined || raw === '') return 50;

@@ -8,7 +8,7 @@ import {
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { Delivery } from '../db/generated/client.ts';
-import { credentialOf, type HandlerContext, iso, pageLimit } from './context.ts';
+import { type HandlerContext, iso, onePage, pageRequest } from './context.ts';
 
 export function deliveryView(d: Delivery): WebhookDeliveryView {
   return {
@@ -31,8 +31,7 @@ export function deliveryView(d: Delivery): WebhookDeliveryView {
 export const deliveriesHandler =
   (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.deliveries> =>
   async (req) => {
-    const cred = credentialOf(ctx, req.params);
-    const limit = pageLimit(req.query);
+    const { cred, limit } = pageRequest(ctx, req);
     const status = req.query?.status;
     if (status !== undefined && !WEBHOOK_DELIVERY_STATUSES.includes(status as WebhookDeliveryStatus)) {
       throw new HttpException(
@@ -49,7 +48,6 @@ export const deliveriesHandler =
       take: limit + 1,
       ...(cursor ? { cursor: { id: cursor as string }, skip: 1 } : {}),
     });
-    const page = rows.slice(0, limit);
-    const nextCursor = rows.length > limit ? page[page.length - 1].id : null;
+    const { page, nextCursor } = onePage(rows, limit, (last) => last.id);
     return { status: 200, body: { items: page.map(deliveryView), nextCursor } };
   };

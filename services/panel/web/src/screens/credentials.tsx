@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
-import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, Secret, useT } from '../ui.tsx';
+import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, Grid, Secret, SmallButton, useT } from '../ui.tsx';
 import { Events } from './events.tsx';
 import { Webhook } from './webhook.tsx';
 
@@ -156,74 +156,53 @@ export function Credentials(props: { store: Store }) {
       ) : list.length === 0 ? (
         <p>{t('cred.none')}</p>
       ) : (
-        <table class="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('cred.name')}</th>
-              <th scope="col">client_id</th>
-              <th scope="col">{t('cred.status')}</th>
-              <th scope="col">{t('cred.scopes')}</th>
-              <th scope="col">{t('cred.mode')}</th>
-              <th scope="col">{t('cred.marketplace')}</th>
-              <th scope="col">
-                <span class="sr-only">{t('cred.details')}</span>
-              </th>
+        <Grid
+          columns={[
+            'cred.name',
+            'cred.clientId',
+            'cred.status',
+            'cred.scopes',
+            'cred.mode',
+            'cred.marketplace',
+          ]}
+          actions={t('cred.details')}
+        >
+          {list.map((c) => (
+            <tr key={c.clientId} data-client-id={c.clientId}>
+              <td>{c.name}</td>
+              <td class="mono">{c.clientId}</td>
+              <td>
+                <span class={`status ${c.status.toLowerCase()}`}>{c.status}</span>
+              </td>
+              <td>{c.scopes.join(', ')}</td>
+              <td>
+                {c.deliveryMode}
+                {c.apiProfile === 'OPEN_DELIVERY' ? ' · Open Delivery' : ''}
+              </td>
+              <td>{c.includeMarketplaceOrders ? t('cred.yes') : t('cred.no')}</td>
+              <td class="actions">
+                {c.status !== 'REVOKED' && (
+                  <>
+                    <SmallButton onClick={() => setSelected(c.clientId === selected ? null : c.clientId)}>
+                      {t('cred.details')}
+                    </SmallButton>
+                    <SmallButton onClick={() => setRenaming(c)}>{t('cred.rename')}</SmallButton>
+                    {c.status === 'ACTIVE' ? (
+                      <SmallButton onClick={() => setConfirm({ c, action: 'pause' })}>
+                        {t('cred.pause')}
+                      </SmallButton>
+                    ) : (
+                      <SmallButton onClick={() => act(c, 'resume')}>{t('cred.resume')}</SmallButton>
+                    )}
+                    <SmallButton danger onClick={() => setConfirm({ c, action: 'revoke' })}>
+                      {t('cred.revoke')}
+                    </SmallButton>
+                  </>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((c) => (
-              <tr key={c.clientId} data-client-id={c.clientId}>
-                <td>{c.name}</td>
-                <td class="mono">{c.clientId}</td>
-                <td>
-                  <span class={`status ${c.status.toLowerCase()}`}>{c.status}</span>
-                </td>
-                <td>{c.scopes.join(', ')}</td>
-                <td>
-                  {c.deliveryMode}
-                  {c.apiProfile === 'OPEN_DELIVERY' ? ' · Open Delivery' : ''}
-                </td>
-                <td>{c.includeMarketplaceOrders ? t('cred.yes') : t('cred.no')}</td>
-                <td class="actions">
-                  {c.status !== 'REVOKED' && (
-                    <>
-                      <button
-                        type="button"
-                        class="small"
-                        onClick={() => setSelected(c.clientId === selected ? null : c.clientId)}
-                      >
-                        {t('cred.details')}
-                      </button>
-                      <button type="button" class="small" onClick={() => setRenaming(c)}>
-                        {t('cred.rename')}
-                      </button>
-                      {c.status === 'ACTIVE' ? (
-                        <button
-                          type="button"
-                          class="small"
-                          onClick={() => setConfirm({ c, action: 'pause' })}
-                        >
-                          {t('cred.pause')}
-                        </button>
-                      ) : (
-                        <button type="button" class="small" onClick={() => act(c, 'resume')}>
-                          {t('cred.resume')}
-                        </button>
-                      )}
-                      <button
-                        type="button"
-                        class="small danger"
-                        onClick={() => setConfirm({ c, action: 'revoke' })}
-                      >
-                        {t('cred.revoke')}
-                      </button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Grid>
       )}
       {current && (
         <section class="details" aria-label={current.name}>

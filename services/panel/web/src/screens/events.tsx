@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { api, type Store, storePath } from '../api.ts';
-import { Ctx, fmtDate, useT } from '../ui.tsx';
+import { Choice, Ctx, fmtDate, Grid, useT } from '../ui.tsx';
 import type { Credential } from './credentials.tsx';
 
 interface Entry {
@@ -52,58 +52,43 @@ export function Events(props: { store: Store; credential: Credential }) {
     <section class="card" aria-labelledby="ev-title">
       <h3 id="ev-title">{t('ev.title')}</h3>
       <div class="row">
-        <label>
-          {t('ev.state')}{' '}
-          <select
-            value={state}
-            onChange={(e) => {
-              setState(e.currentTarget.value);
-              reset();
-            }}
-          >
-            <option value="all">{t('ev.all')}</option>
-            <option value="pending">{t('ev.pending')}</option>
-            <option value="acknowledged">{t('ev.acknowledged')}</option>
-          </select>
-        </label>
-        <label>
-          {t('ev.type')}{' '}
-          <select value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            {TYPES.map((x) => (
-              <option key={x} value={x}>
-                {x || t('ev.all')}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label={t('ev.state')}
+          value={state}
+          options={[
+            ['all', t('ev.all')],
+            ['pending', t('ev.pending')],
+            ['acknowledged', t('ev.acknowledged')],
+          ]}
+          onValue={(v) => {
+            setState(v);
+            reset();
+          }}
+        />
+        <Choice
+          label={t('ev.type')}
+          value={type}
+          options={TYPES.map((x) => [x, x || t('ev.all')])}
+          onValue={setType}
+        />
       </div>
       {!page || page.items.length === 0 ? (
         <p>{t('ev.none')}</p>
       ) : (
-        <table class="grid" aria-label={t('ev.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('wh.when')}</th>
-              <th scope="col">{t('ev.type')}</th>
-              <th scope="col">{t('ev.order')}</th>
-              <th scope="col">{t('ev.state')}</th>
+        <Grid label={t('ev.title')} columns={['wh.when', 'ev.type', 'ev.order', 'ev.state']}>
+          {page.items.map((e) => (
+            <tr key={e.seq}>
+              <td>{fmtDate(e.createdAt, lang)}</td>
+              <td>{e.eventType}</td>
+              <td>
+                <a href={`/panel/s/${props.store.merchantId}/orders?order=${e.orderId}`} class="mono">
+                  {e.orderId.slice(0, 8)}
+                </a>
+              </td>
+              <td>{e.acknowledged ? t('ev.acknowledged') : t('ev.pending')}</td>
             </tr>
-          </thead>
-          <tbody>
-            {page.items.map((e) => (
-              <tr key={e.seq}>
-                <td>{fmtDate(e.createdAt, lang)}</td>
-                <td>{e.eventType}</td>
-                <td>
-                  <a href={`/panel/s/${props.store.merchantId}/orders?order=${e.orderId}`} class="mono">
-                    {e.orderId.slice(0, 8)}
-                  </a>
-                </td>
-                <td>{e.acknowledged ? t('ev.acknowledged') : t('ev.pending')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Grid>
       )}
       <div class="row">
         {pages.length > 1 && (

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
 import { Banner, Check, Field, TextField, useT } from '../ui.tsx';
@@ -13,6 +14,53 @@ function serverErrors(err: unknown): Record<string, string> {
     }
   return out;
 }
+
+/**
+ * The editor's three lists: their card (id, title, add button) and the catalog's name of the list
+ * (its error paths: `optionGroups[0].name`).
+ */
+const LISTS = {
+  categories: { id: 'm-cats', title: 'menu.categories', add: 'menu.addCategory', path: 'categories' },
+  items: { id: 'm-items', title: 'menu.items', add: 'menu.addItem', path: 'items' },
+  groups: { id: 'm-groups', title: 'menu.groups', add: 'menu.addGroup', path: 'optionGroups' },
+} as const;
+type List = keyof typeof LISTS;
+
+/** A new, empty entry of each list. */
+const BLANK: { [L in List]: (d: Draft) => Draft[L][number] } = {
+  categories: () => ({ id: newId('cat'), name: '', available: true }),
+  items: (d) => ({
+    id: newId('item'),
+    name: '',
+    description: '',
+    categoryId: d.categories[0]?.id ?? '',
+    available: true,
+    price: '',
+    variations: '',
+    optionGroupIds: [],
+  }),
+  groups: () => ({ id: newId('grp'), name: '', min: '0', max: '1', options: '' }),
+};
+
+/** A card of the editor: its entries, then the button adding one. */
+function ListCard(props: { list: List; onAdd: () => void; children: ComponentChildren }) {
+  const t = useT();
+  const { id, title, add } = LISTS[props.list];
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h2 id={id}>{t(title)}</h2>
+      {props.children}
+      <button type="button" onClick={props.onAdd}>
+        {t(add)}
+      </button>
+    </section>
+  );
+}
+
+type TextKey<L extends List> = {
+  [K in keyof Draft[L][number]]: Draft[L][number][K] extends string ? K : never;
+}[keyof Draft[L][number]] &
+  string;
 
 export function MenuEditor(props: { store: Store }) {
   const t = useT();
@@ -58,6 +106,23 @@ export function MenuEditor(props: { store: Store }) {
     }
   };
   const err = (k: string) => errors[k];
+  /**
+   * A text field of one entry of a list: its value, setter, and the catalog's error for it
+   * (`optionGroups[0].minPermitted`: the catalog's name of the list and, when it differs, the field).
+   */
+  const bind = <L extends List>(list: L, i: number, key: TextKey<L>, errField: string = key) => ({
+    value: (draft[list][i] as unknown as Record<string, string>)[key],
+    error: err(`${LISTS[list].path}[${i}].${errField}`),
+    onValue: (v: string) =>
+      set((d) => {
+        (d[list][i] as unknown as Record<string, string>)[key] = v;
+      }),
+  });
+  const remove = (list: List, i: number, name: string) => (
+    <button type="button" class="small" onClick={() => set((d) => d[list].splice(i, 1))}>
+      {t('menu.remove')} <span class="sr-only">{name}</span>
+    </button>
+  );
 
   return (
     <form class="menu" onSubmit={save} noValidate>
@@ -70,48 +135,26 @@ export function MenuEditor(props: { store: Store }) {
         onValue={(v) => set((d) => (d.name = v))}
       />
 
-      <section class="card" aria-labelledby="m-cats">
-        <h2 id="m-cats">{t('menu.categories')}</h2>
+      <ListCard list="categories" onAdd={() => set((d) => d.categories.push(BLANK.categories(d)))}>
         {draft.categories.map((c, i) => (
           <div class="row" key={c.id}>
-            <TextField
-              id={`cat-${i}-name`}
-              label={t('menu.category')}
-              error={err(`categories[${i}].name`)}
-              value={c.name}
-              onValue={(v) => set((d) => (d.categories[i].name = v))}
-            />
+            <TextField id={`cat-${i}-name`} label={t('menu.category')} {...bind('categories', i, 'name')} />
             <Check
               label={t('menu.available')}
               checked={c.available}
               onChecked={(v) => set((d) => (d.categories[i].available = v))}
             />
-            <button type="button" class="small" onClick={() => set((d) => d.categories.splice(i, 1))}>
-              {t('menu.remove')} <span class="sr-only">{c.name}</span>
-            </button>
+            {remove('categories', i, c.name)}
           </div>
         ))}
-        <button
-          type="button"
-          onClick={() => set((d) => d.categories.push({ id: newId('cat'), name: '', available: true }))}
-        >
-          {t('menu.addCategory')}
-        </button>
-      </section>
+      </ListCard>
 
-      <section class="card" aria-labelledby="m-items">
-        <h2 id="m-items">{t('menu.items')}</h2>
+      <ListCard list="items" onAdd={() => set((d) => d.items.push(BLANK.items(d)))}>
         {draft.items.map((it, i) => (
           <fieldset class="item" key={it.id} data-item-id={it.id}>
             <legend>{it.name || t('menu.itemName')}</legend>
             <div class="row">
-              <TextField
-                id={`item-${i}-name`}
-                label={t('menu.itemName')}
-                error={err(`items[${i}].name`)}
-                value={it.name}
-                onValue={(v) => set((d) => (d.items[i].name = v))}
-              />
+              <TextField id={`item-${i}-name`} label={t('menu.itemName')} {...bind('items', i, 'name')} />
               <Field id={`item-${i}-cat`} label={t('menu.category')}>
                 <select
                   id={`item-${i}-cat`}
@@ -129,11 +172,9 @@ export function MenuEditor(props: { store: Store }) {
               <TextField
                 id={`item-${i}-price`}
                 label={t('menu.price')}
-                error={err(`items[${i}].price`)}
                 inputMode="decimal"
                 disabled={it.variations.trim() !== ''}
-                value={it.price}
-                onValue={(v) => set((d) => (d.items[i].price = v))}
+                {...bind('items', i, 'price')}
               />
               <Check
                 label={t('menu.available')}
@@ -144,10 +185,8 @@ export function MenuEditor(props: { store: Store }) {
             <TextField
               id={`item-${i}-var`}
               label={t('menu.variations')}
-              error={err(`items[${i}].variations`)}
               rows={2}
-              value={it.variations}
-              onValue={(v) => set((d) => (d.items[i].variations = v))}
+              {...bind('items', i, 'variations')}
             />
             {draft.groups.length > 0 && (
               <fieldset>
@@ -169,86 +208,38 @@ export function MenuEditor(props: { store: Store }) {
                 ))}
               </fieldset>
             )}
-            <button type="button" class="small" onClick={() => set((d) => d.items.splice(i, 1))}>
-              {t('menu.remove')} <span class="sr-only">{it.name}</span>
-            </button>
+            {remove('items', i, it.name)}
           </fieldset>
         ))}
-        <button
-          type="button"
-          onClick={() =>
-            set((d) =>
-              d.items.push({
-                id: newId('item'),
-                name: '',
-                description: '',
-                categoryId: d.categories[0]?.id ?? '',
-                available: true,
-                price: '',
-                variations: '',
-                optionGroupIds: [],
-              }),
-            )
-          }
-        >
-          {t('menu.addItem')}
-        </button>
-      </section>
+      </ListCard>
 
-      <section class="card" aria-labelledby="m-groups">
-        <h2 id="m-groups">{t('menu.groups')}</h2>
+      <ListCard list="groups" onAdd={() => set((d) => d.groups.push(BLANK.groups(d)))}>
         {draft.groups.map((g, i) => (
           <fieldset class="item" key={g.id}>
             <legend>{g.name || t('menu.groupName')}</legend>
             <div class="row">
-              <TextField
-                id={`grp-${i}-name`}
-                label={t('menu.groupName')}
-                error={err(`optionGroups[${i}].name`)}
-                value={g.name}
-                onValue={(v) => set((d) => (d.groups[i].name = v))}
-              />
-              <TextField
-                id={`grp-${i}-min`}
-                label={t('menu.min')}
-                error={err(`optionGroups[${i}].minPermitted`)}
-                type="number"
-                min={0}
-                value={g.min}
-                onValue={(v) => set((d) => (d.groups[i].min = v))}
-              />
-              <TextField
-                id={`grp-${i}-max`}
-                label={t('menu.max')}
-                error={err(`optionGroups[${i}].maxPermitted`)}
-                type="number"
-                min={0}
-                value={g.max}
-                onValue={(v) => set((d) => (d.groups[i].max = v))}
-              />
+              <TextField id={`grp-${i}-name`} label={t('menu.groupName')} {...bind('groups', i, 'name')} />
+              {(['min', 'max'] as const).map((k) => (
+                <TextField
+                  key={k}
+                  id={`grp-${i}-${k}`}
+                  label={t(`menu.${k}`)}
+                  type="number"
+                  min={0}
+                  {...bind('groups', i, k, `${k}Permitted`)}
+                />
+              ))}
             </div>
             <TextField
               id={`grp-${i}-opts`}
               label={t('menu.options')}
-              error={err(`optionGroups[${i}].options`)}
               rows={3}
-              value={g.options}
-              onValue={(v) => set((d) => (d.groups[i].options = v))}
+              {...bind('groups', i, 'options')}
             />
-            <button type="button" class="small" onClick={() => set((d) => d.groups.splice(i, 1))}>
-              {t('menu.remove')} <span class="sr-only">{g.name}</span>
-            </button>
+            {remove('groups', i, g.name)}
           </fieldset>
         ))}
-        <button
-          type="button"
-          onClick={() =>
-            set((d) => d.groups.push({ id: newId('grp'), name: '', min: '0', max: '1', options: '' }))
-          }
-        >
-          {t('menu.addGroup')}
-        </button>
-      </section>
+      </ListCard>
 
       <button type="submit" class="primary">
         {t('menu.save')}

@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
-import { Banner, Confirm, Ctx, Field, fmtDate, useT } from '../ui.tsx';
+import { Banner, Confirm, Ctx, Field, fmtDate, Grid, useT } from '../ui.tsx';
 import { type Credential, SecretsOnce } from './credentials.tsx';
 
 interface Endpoint {
@@ -119,42 +119,32 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
       {attempts.length === 0 ? (
         <p>{t('wh.noAttempts')}</p>
       ) : (
-        <table class="grid" aria-label={t('wh.attempts')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('wh.when')}</th>
-              <th scope="col">{t('wh.event')}</th>
-              <th scope="col">{t('wh.status')}</th>
-              <th scope="col">{t('wh.duration')}</th>
-              <th scope="col">{t('wh.error')}</th>
-              <th scope="col">
-                <span class="sr-only">{t('wh.resend')}</span>
-              </th>
+        <Grid
+          label={t('wh.attempts')}
+          columns={['wh.when', 'wh.event', 'wh.status', 'wh.duration', 'wh.error']}
+          actions={t('wh.resend')}
+        >
+          {attempts.map((a) => (
+            <tr key={a.id} class="attempt">
+              <td>{fmtDate(a.startedAt, lang)}</td>
+              <td>{a.eventType}</td>
+              <td>
+                <span class={`status ${a.success ? 'active' : 'revoked'}`}>{a.statusCode ?? '—'}</span>
+              </td>
+              <td>{a.durationMs} ms</td>
+              <td>{a.error ?? ''}</td>
+              <td>
+                <button
+                  type="button"
+                  class="small"
+                  onClick={() => run(() => api('POST', `${base}/events/${a.eventId}/resend`))}
+                >
+                  {t('wh.resend')}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {attempts.map((a) => (
-              <tr key={a.id} class="attempt">
-                <td>{fmtDate(a.startedAt, lang)}</td>
-                <td>{a.eventType}</td>
-                <td>
-                  <span class={`status ${a.success ? 'active' : 'revoked'}`}>{a.statusCode ?? '—'}</span>
-                </td>
-                <td>{a.durationMs} ms</td>
-                <td>{a.error ?? ''}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="small"
-                    onClick={() => run(() => api('POST', `${base}/events/${a.eventId}/resend`))}
-                  >
-                    {t('wh.resend')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Grid>
       )}
       {secret && (
         <SecretsOnce
