@@ -1,4 +1,12 @@
-import { MENU_STATUSES, type MenuInput, type MerchantPatch, SERVICE_TYPES, TEXT, text } from '@od/contracts';
+import {
+  type DeliveryAddress,
+  MENU_STATUSES,
+  type MenuInput,
+  type MerchantPatch,
+  SERVICE_TYPES,
+  TEXT,
+  text,
+} from '@od/contracts';
 import { z } from 'zod';
 
 /**
@@ -75,18 +83,11 @@ export interface OdMerchantDocument {
     name: string;
     document: string;
     description?: string;
-    address: {
-      country: string;
-      state: string;
-      city: string;
-      district: string;
-      street: string;
-      number: string;
-      postalCode: string;
-      complement?: string;
-      latitude: number;
-      longitude: number;
-    };
+    /** the Order's street address fields, with coordinates flat and an optional complement */
+    address: Pick<
+      DeliveryAddress,
+      'country' | 'state' | 'city' | 'district' | 'street' | 'number' | 'postalCode'
+    > & { complement?: string; latitude: number; longitude: number };
     contactEmails: string[];
     contactPhones: { commercialNumber: string; whatsappNumber?: string };
   };

@@ -1,6 +1,7 @@
 import type { INTERNAL_OPS, OpHandler } from '@od/contracts';
-import { findCredential, openClientSecret } from '../db/credentials.ts';
+import { openClientSecret } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
+import { namedCredential, noClientSecret } from './replies.ts';
 
 /**
  * internal.clientSecret { clientId } -> 200 { clientSecret } | 404: the client secret of an
@@ -10,16 +11,9 @@ import type { AuthDeps } from '../deps.ts';
  */
 export function clientSecret(deps: AuthDeps): OpHandler<typeof INTERNAL_OPS.clientSecret> {
   return async (req) => {
-    const clientId = req.body.clientId;
-    const row = clientId ? await findCredential(deps.db, clientId) : null;
-    if (!row)
-      return { status: 404, body: { error: 'credential_not_found', message: 'Credencial não encontrada.' } };
+    const row = await namedCredential(deps, req.body.clientId);
     const secret = row.apiProfile === 'OPEN_DELIVERY' ? openClientSecret(deps.box, row) : null;
-    if (!secret)
-      return {
-        status: 404,
-        body: { error: 'no_client_secret', message: 'A credencial não guarda o segredo do cliente.' },
-      };
+    if (!secret) throw noClientSecret();
     return { status: 200, body: { clientSecret: secret } };
   };
 }
