@@ -54,6 +54,9 @@ export const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** Ops listener (/metrics, /livez, /readyz); unset = off, 0 = ephemeral port. */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  OPS_HOST: z.string().default('127.0.0.1'),
   ADMIN_TOKEN: z.string().min(16).optional(),
   /** The merchant panel's listener (services/panel) and the address its invite links point to. */
   PANEL_PORT: z.coerce.number().int().min(0).max(65535).default(8082),

@@ -1,0 +1,3 @@
+export * from './hooks.ts';
+export * from './metrics.ts';
+export * from './tracing.ts';
