@@ -20,7 +20,7 @@ const SLOW = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
 const httpDuration = new Histogram({
   name: 'od_http_request_duration_seconds',
-  help: 'Gateway HTTP requests by listener, route template, method and status',
+  help: 'HTTP requests (gateway public and admin, panel) by listener, route template, method and status',
   labelNames: ['listener', 'route', 'method', 'status'],
   buckets: FAST,
 });
