@@ -1,11 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BUS_IDENTITIES, loadRpcKeys } from '@od/bus';
+import { loadConfig, PRODUCTION_BUS_IDENTITY, PRODUCTION_REQUIRED } from '@od/config';
 import { registry } from '@od/telemetry';
 import { parser as promql } from '@prometheus-io/lezer-promql';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { findNatsServer } from '../scripts/lib/nats-server.ts';
+import { SERVICES as STARTED } from '../scripts/services.ts';
 
 /**
  * What cannot run here (no Docker, no cluster), checked as far as the package registries allow:
@@ -50,7 +55,10 @@ const trees = {
   'deploy/keda': render('deploy/keda'),
   'deploy/k8s/monitoring': render('deploy/k8s/monitoring'),
 };
-const SERVICES = ['auth', 'catalog', 'orders', 'feed', 'webhook', 'gateway'];
+/** every service `pnpm start` runs (the panel included) */
+const SERVICES: string[] = [...STARTED];
+const of = (objects: K8sObject[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('kubernetes manifests', () => {
   for (const [dir, objects] of Object.entries(trees))
@@ -71,11 +79,9 @@ describe('kubernetes manifests', () => {
     expect(() => validate(d)).toThrow();
   });
 
-  const of = (kind: string, name: string) => base.find((o) => o.kind === kind && o.metadata.name === name);
-
   it('every service: probes on the ops port, resources, non-root, a PDB and an HPA', () => {
     for (const s of SERVICES) {
-      const d = of('Deployment', s);
+      const d = of(base, 'Deployment', s);
       expect(d, s).toBeDefined();
       const c = d?.spec.template.spec.containers[0];
       expect(c.ports.find((p: { name: string }) => p.name === 'ops').containerPort).toBe(9400);
@@ -85,22 +91,22 @@ describe('kubernetes manifests', () => {
         c.resources.requests.cpu && c.resources.requests.memory && c.resources.limits.memory,
       ).toBeTruthy();
       expect(d?.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
-      expect(of('PodDisruptionBudget', s)?.spec.minAvailable).toBe(1);
-      expect(of('HorizontalPodAutoscaler', s)?.spec.scaleTargetRef.name).toBe(s);
+      expect(of(base, 'PodDisruptionBudget', s)?.spec.minAvailable).toBe(1);
+      expect(of(base, 'HorizontalPodAutoscaler', s)?.spec.scaleTargetRef.name).toBe(s);
     }
   });
 
   it('NATS runs as a 3-server JetStream cluster and the stream is replicated 3 times', () => {
-    expect(of('StatefulSet', 'nats')?.spec.replicas).toBe(3);
-    const conf = Object.values(
-      base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config'))?.data ?? {},
-    )[0] as string;
+    expect(of(base, 'StatefulSet', 'nats')?.spec.replicas).toBe(3);
+    const conf = base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config'))?.data[
+      'nats.conf'
+    ] as string;
     expect(conf).toMatch(/jetstream \{/);
     expect(conf.match(/nats:\/\/nats-\d\.nats-cluster:6222/g)).toHaveLength(3);
-    expect(of('ConfigMap', 'opendelivery-config')?.data.ORDER_EVENTS_REPLICAS).toBe('3');
+    expect(of(base, 'ConfigMap', 'opendelivery-config')?.data.ORDER_EVENTS_REPLICAS).toBe('3');
   });
 
-  it('only the gateway public port is open to everyone', () => {
+  it('only the gateway public port and the panel are open to everyone', () => {
     const policies = base.filter((o) => o.kind === 'NetworkPolicy');
     expect(policies.find((p) => p.metadata.name === 'default-deny-ingress')?.spec).toEqual({
       podSelector: {},
@@ -114,7 +120,10 @@ describe('kubernetes manifests', () => {
           ports: r.ports.map((x) => x.port),
         })),
     );
-    expect(open).toEqual([{ pod: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } }, ports: [8080] }]);
+    expect(open).toEqual([
+      { pod: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } }, ports: [8080] },
+      { pod: { matchLabels: { 'app.kubernetes.io/name': 'panel' } }, ports: [8082] },
+    ]);
   });
 
   it('feed and webhook scale on consumer lag under KEDA (their CPU HPAs removed)', () => {
@@ -130,7 +139,128 @@ describe('kubernetes manifests', () => {
         .filter((o) => o.kind === 'HorizontalPodAutoscaler')
         .map((o) => o.metadata.name)
         .sort(),
-    ).toEqual(['auth', 'catalog', 'gateway', 'orders']);
+    ).toEqual(['auth', 'catalog', 'gateway', 'orders', 'panel']);
+  });
+});
+
+/**
+ * What a pod's process sees: its envFrom ConfigMaps and Secrets, then its env entries (literal or
+ * secretKeyRef), each value with where it comes from (`secret/key`).
+ */
+function podEnv(objects: K8sObject[], pod: { containers: any[] }) {
+  const find = (kind: string, name: string) => {
+    const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
+    if (!o) throw new Error(`${kind}/${name} is referenced but not in the manifests`);
+    return (o.data ?? o.stringData ?? {}) as Record<string, string>;
+  };
+  const env: Record<string, string> = {};
+  const from: Record<string, string> = {};
+  const c = pod.containers[0];
+  for (const f of c.envFrom ?? []) {
+    const [kind, name] = f.configMapRef ? ['ConfigMap', f.configMapRef.name] : ['Secret', f.secretRef.name];
+    for (const [k, v] of Object.entries(find(kind, name))) {
+      env[k] = v;
+      from[k] = `${name}/${k}`;
+    }
+  }
+  for (const e of c.env ?? []) {
+    const ref = e.valueFrom?.secretKeyRef;
+    if (ref) {
+      env[e.name] = find('Secret', ref.name)[ref.key];
+      from[e.name] = `${ref.name}/${ref.key}`;
+    } else if ('value' in e) env[e.name] = e.value;
+  }
+  return { env, from };
+}
+
+/** an operator fills in the template: every REPLACE_ME by a value (placeholders keep the real shape) */
+const fill = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll('REPLACE_ME', 'XXXXXXXXXX')]));
+
+describe('production configuration of every pod (what libs/config demands)', () => {
+  const deployment = (s: string) => of(base, 'Deployment', s)?.spec.template.spec;
+  const quiet = () => {};
+
+  it('every service has a Deployment and a bus identity, and every bus identity a service', () => {
+    expect([...BUS_IDENTITIES].sort()).toEqual([...SERVICES].sort());
+    for (const s of SERVICES) expect(deployment(s), s).toBeDefined();
+  });
+
+  it('each Deployment gets every variable production requires, its own NATS user and keys', () => {
+    for (const s of SERVICES) {
+      const { env, from } = podEnv(base, deployment(s));
+      for (const k of PRODUCTION_REQUIRED) expect(env[k], `${s}: ${k}`).toBeTruthy();
+      expect(
+        PRODUCTION_BUS_IDENTITY.some((set) => set.every((k) => env[k])),
+        s,
+      ).toBe(true);
+      expect(env.NATS_USER).toBe(s);
+      // its own Secret, not a shared one: a leaked pod spec exposes one service's identity
+      for (const k of ['NATS_PASSWORD', 'RPC_SIGNING_KEY']) expect(from[k]).toBe(`opendelivery-${s}/${k}`);
+      if (s !== 'gateway') expect(from.DATABASE_URL).toBe(`opendelivery-${s}/DATABASE_URL`);
+    }
+  });
+
+  it('as shipped, production refuses every pod (placeholders); filled in, libs/config and libs/bus accept it', () => {
+    for (const s of SERVICES) {
+      const { env } = podEnv(base, deployment(s));
+      expect(() => loadConfig(env, quiet), s).toThrow(/placeholder/);
+      const config = loadConfig(fill(env), quiet);
+      expect(config.NODE_ENV).toBe('production');
+      expect(() => loadRpcKeys(s as (typeof BUS_IDENTITIES)[number], config), s).not.toThrow();
+    }
+  });
+
+  it('a Deployment missing a required variable is refused (the check can fail)', () => {
+    const { env } = podEnv(base, deployment('orders'));
+    const { RPC_SIGNING_KEY: _, ...rest } = fill(env);
+    expect(() => loadConfig(rest, quiet)).toThrow(/RPC_SIGNING_KEY/);
+  });
+
+  const nats = () => of(base, 'StatefulSet', 'nats')?.spec.template.spec;
+  const natsFiles = () =>
+    base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config'))?.data as Record<
+      string,
+      string
+    >;
+
+  it('the NATS servers know every service user, with the password from the Secret its pods read', () => {
+    const files = natsFiles();
+    expect(files['nats.conf']).toMatch(/^include \.\/authorization\.conf$/m);
+    const refs = [...files['authorization.conf'].matchAll(/password: \$(\w+)/g)].map((m) => m[1]);
+    expect(refs.sort()).toEqual(BUS_IDENTITIES.map((id) => `NATS_PASSWORD_${id.toUpperCase()}`).sort());
+    const server = podEnv(base, nats());
+    for (const s of SERVICES)
+      expect(server.from[`NATS_PASSWORD_${s.toUpperCase()}`], s).toBe(
+        podEnv(base, deployment(s)).from.NATS_PASSWORD,
+      );
+  });
+
+  const bin = findNatsServer();
+  it.skipIf(!bin)('nats-server accepts the rendered cluster configuration (nats-server -t)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'od-nats-k8s-'));
+    try {
+      const version = /v(\d+)\.(\d+)/.exec(execFileSync(bin as string, ['-v'], { encoding: 'utf8' }));
+      // sync_interval is a 2.10 setting (the image is nats:2.10); an older local server lacks it
+      for (const [name, text] of Object.entries(natsFiles()))
+        writeFileSync(
+          path.join(dir, name),
+          version && Number(version[1]) === 2 && Number(version[2]) < 10
+            ? text.replace(/^\s*sync_interval:.*$/m, '')
+            : text,
+        );
+      const env: Record<string, string> = { ...fill(podEnv(base, nats()).env), SERVER_NAME: 'nats-0' };
+      const run = (e: Record<string, string>) =>
+        spawnSync(bin as string, ['-c', path.join(dir, 'nats.conf'), '-t'], { env: e, encoding: 'utf8' });
+      const ok = run(env);
+      expect(ok.stderr + ok.stdout).toContain('is valid');
+      expect(ok.status).toBe(0);
+      // without the passwords (a Secret missing) the server refuses to start
+      const { NATS_PASSWORD_PANEL: _, ...missing } = env;
+      expect(run(missing).status).not.toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
