@@ -283,6 +283,12 @@ describe('PromQL of alert rules and dashboard', () => {
     p.targets.map((t) => t.expr),
   ) as string[];
 
+  it('the PodMonitor scrapes the ops port of every service', () => {
+    const pm = monitoring.find((o) => o.kind === 'PodMonitor');
+    expect([...pm?.spec.selector.matchExpressions[0].values].sort()).toEqual([...SERVICES].sort());
+    expect(pm?.spec.podMetricsEndpoints[0]).toMatchObject({ port: 'ops', path: '/metrics' });
+  });
+
   it('the five required alerts exist', () => {
     expect(rules.map((r) => r.alert)).toEqual(
       expect.arrayContaining([
