@@ -284,9 +284,9 @@ describe('PromQL of alert rules and dashboard', () => {
   ) as string[];
 
   it('the PodMonitor scrapes the ops port of every service', () => {
-    const pm = monitoring.find((o) => o.kind === 'PodMonitor');
-    expect([...pm?.spec.selector.matchExpressions[0].values].sort()).toEqual([...SERVICES].sort());
-    expect(pm?.spec.podMetricsEndpoints[0]).toMatchObject({ port: 'ops', path: '/metrics' });
+    const pm = monitoring.find((o) => o.kind === 'PodMonitor') as K8sObject;
+    expect([...pm.spec.selector.matchExpressions[0].values].sort()).toEqual([...SERVICES].sort());
+    expect(pm.spec.podMetricsEndpoints[0]).toMatchObject({ port: 'ops', path: '/metrics' });
   });
 
   it('the five required alerts exist', () => {
