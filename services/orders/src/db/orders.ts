@@ -164,7 +164,7 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     text: `WITH u AS (
         UPDATE orders SET situation = $2, updated_at = $3, event_seq = event_seq + $4,
           document = COALESCE($16::json, document),
-          cancellation_request = CASE WHEN $17::bool THEN $18::jsonb ELSE cancellation_request END
+          cancellation_request = CASE WHEN $18::bool THEN $19::jsonb ELSE cancellation_request END
         WHERE id = $1
       ), ${HISTORY_AND_OUTBOX}`,
     values: [
