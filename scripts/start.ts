@@ -13,7 +13,7 @@ import path from 'node:path';
 import { BUS_IDENTITIES, type BusIdentity, natsServerConfig } from '@od/bus';
 import { findNatsServer, type RunningNats, startNatsServer } from './lib/nats-server.ts';
 import { passwordVar } from './nats-config.ts';
-import { ROOT, SERVICES } from './services.ts';
+import { OPS_PORTS, ROOT, SERVICES } from './services.ts';
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -61,7 +61,13 @@ async function startBus(): Promise<void> {
 function run(name: (typeof SERVICES)[number]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'services', name, 'bin.mjs')], {
-      env: { ...process.env, ...busEnv[name], OD_DIST: '1' },
+      env: {
+        ...process.env,
+        ...busEnv[name],
+        OD_DIST: '1',
+        OPS_PORT: String(OPS_PORTS[name] ?? 0),
+        OPS_HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     children.push(child);

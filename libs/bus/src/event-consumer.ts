@@ -10,6 +10,7 @@ import {
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
+import { observeMessage } from '@od/telemetry';
 import { type ParsedOrderEvent, parseOrderEvent } from './order-events.ts';
 
 /** The part of a pg pool the helper uses (the service's own pool, schema on its search_path). */
@@ -120,7 +121,7 @@ export async function startEventConsumer(o: EventConsumerOptions): Promise<Event
       max_messages: opts.batchSize * 2,
       callback: (m) => {
         if (stopped) return m.nak(); // arrived while stopping: straight back to another replica
-        queue.push(m);
+        queue.push(observeMessage(o.durable, m));
         wake?.();
       },
     });

@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEPLOY_CONF, deployConfig } from '../../../scripts/nats-config.ts';
+import {
+  DEPLOY_CONF,
+  deployConfig,
+  K8S_AUTHORIZATION,
+  k8sAuthorization,
+} from '../../../scripts/nats-config.ts';
 import { BUS_IDENTITIES, busPermissions, natsServerConfig } from './permissions.ts';
 
 describe('bus permissions', () => {
   const p = busPermissions('od');
 
-  it('deploy/nats/nats.conf is generated from them (run `pnpm nats-config` after a change)', () => {
+  it('deploy/nats/nats.conf and deploy/k8s/nats/authorization.conf are generated from them (run `pnpm nats-config` after a change)', () => {
     expect(readFileSync(DEPLOY_CONF, 'utf8')).toBe(deployConfig('od'));
+    expect(readFileSync(K8S_AUTHORIZATION, 'utf8')).toBe(k8sAuthorization('od'));
   });
 
   it('only orders publishes order events; only auth writes credentials; only webhook asks for webhook secrets', () => {

@@ -24,6 +24,7 @@ import {
 } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
+import { rpcClientCall, rpcServerCall } from '@od/telemetry';
 import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller.ts';
 import { merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
 
@@ -165,8 +166,12 @@ async function handle<O extends OpSpec>(
   handler: OpHandler<O>,
   opts: ServeOptions,
 ): Promise<void> {
+  const t = rpcServerCall(opts.queue, subject, msg.headers);
   const admitted = admit(msg, subject, op, opts);
-  if ('refused' in admitted) return respond(nc, msg, admitted.refused, '', subject, opts.log);
+  if ('refused' in admitted) {
+    t.end(admitted.refused.status);
+    return respond(nc, msg, admitted.refused, '', subject, opts.log);
+  }
   const { req, caller } = admitted;
   const traceId = String(req.traceId ?? '');
   let result: RpcResult;
@@ -196,7 +201,7 @@ async function handle<O extends OpSpec>(
         body,
         headers: req.headers,
       } as RequestOf<O>;
-      result = refusal ?? (await handler(served));
+      result = refusal ?? (await t.run(() => handler(served)));
     }
   } catch (e) {
     if (isHttpException(e)) result = e.http;
@@ -206,6 +211,7 @@ async function handle<O extends OpSpec>(
     }
   }
   respond(nc, msg, result, traceId, subject, opts.log);
+  t.end(result.status);
 }
 
 /**
@@ -284,12 +290,19 @@ export async function callRpc(
   if (payload.length + (h ? headersLength(h) : 0) > max)
     throw new RpcPayloadTooLargeError(`${subject}: request of ${payload.length} bytes exceeds ${max}`);
   let msg: Msg;
+  const t = rpcClientCall(subject);
   try {
     msg = await nc.request(subject, payload, {
       timeout: timeoutMs,
-      headers: h ? natsHeadersOf(h) : undefined,
+      // the trace context (sampled traces only) beside the signature
+      headers: t.headers(() => natsHeadersOf(h ?? {})) ?? (h ? natsHeadersOf(h) : undefined),
     });
   } catch (e) {
+    const down =
+      e instanceof natsErrors.TimeoutError ||
+      e instanceof natsErrors.NoRespondersError ||
+      e instanceof natsErrors.RequestError;
+    t.end(down ? 'unavailable' : 'error');
     if (
       e instanceof natsErrors.TimeoutError ||
       e instanceof natsErrors.NoRespondersError ||
@@ -307,6 +320,7 @@ export async function callRpc(
       else if (k.startsWith(HEADER_PREFIX)) out[k.slice(HEADER_PREFIX.length)] = v[0];
     }
   }
+  t.end(status);
   return { status, headers: out, body: msg.data };
 }
 

@@ -26,6 +26,14 @@ export const DEV_KEYS = {
 type KeyName = keyof typeof DEV_KEYS;
 const KEY_NAMES = Object.keys(DEV_KEYS) as KeyName[];
 
+/**
+ * What production refuses to start without (besides a bus identity: `PRODUCTION_BUS_IDENTITY`).
+ * deploy/ checks every Deployment against it (tests/deploy-manifests.test.ts).
+ */
+export const PRODUCTION_REQUIRED = [...KEY_NAMES, 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'] as const;
+/** Production's bus identity: either set of variables. */
+export const PRODUCTION_BUS_IDENTITY = [['NATS_USER', 'NATS_PASSWORD'], ['NATS_CREDS']] as const;
+
 /** A value copied from docker-compose.yml or deploy/ templates, never a real key. */
 const PLACEHOLDER = /change-me|replace_me/i;
 
@@ -54,6 +62,9 @@ export const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** Ops listener (/metrics, /livez, /readyz); unset = off, 0 = ephemeral port. */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  OPS_HOST: z.string().default('127.0.0.1'),
   ADMIN_TOKEN: z.string().min(16).optional(),
   /** The merchant panel's listener (services/panel) and the address its invite links point to. */
   PANEL_PORT: z.coerce.number().int().min(0).max(65535).default(8082),
@@ -114,10 +125,8 @@ export const isLoopback = (host: string): boolean => LOOPBACK.test(host.replace(
 /** Keys and placeholders: what production demands, what development may default. */
 function checkKeys(env: Env, warn: (msg: string) => void): void {
   // the bus signing keys have their development default in libs/bus (caller.ts), not here
-  const missing = [...KEY_NAMES, 'RPC_SIGNING_KEY' as const, 'RPC_PUBLIC_KEYS' as const].filter(
-    (k) => !env[k],
-  );
-  const busIdentity = Boolean((env.NATS_USER && env.NATS_PASSWORD) || env.NATS_CREDS);
+  const missing = PRODUCTION_REQUIRED.filter((k) => !env[k]);
+  const busIdentity = PRODUCTION_BUS_IDENTITY.some((set) => set.every((k) => env[k]));
   if (env.NODE_ENV === 'production') {
     const problems: string[] = [];
     if (missing.length) problems.push(`missing required secrets in production: ${missing.join(', ')}`);

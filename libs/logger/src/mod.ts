@@ -1,3 +1,4 @@
+import { traceLogFields } from '@od/telemetry';
 import { type Logger, pino } from 'pino';
 
 export type { Logger };
@@ -44,5 +45,7 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // trace_id/span_id of the active span (tracing on): a log line leads to its trace
+    mixin: traceLogFields,
   });
 }

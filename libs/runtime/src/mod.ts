@@ -1,9 +1,12 @@
 export * from './http-app.ts';
+export * from './ops.ts';
 export * from './process-policy.ts';
 export * from './service.ts';
 
 import { type Config, ConfigError, loadConfig } from '@od/config';
 import { createLogger, type Logger } from '@od/logger';
+import { initTracing, shutdownTracing } from '@od/telemetry';
+import { drainAll } from './ops.ts';
 import { installProcessPolicy } from './process-policy.ts';
 
 export interface ServiceHandle {
@@ -34,6 +37,7 @@ export async function runMain(name: string, start: StartFn): Promise<void> {
     throw e;
   }
   log.level = config.LOG_LEVEL;
+  if (initTracing(name, process.env, (m) => log.warn(m))) log.info('tracing: exporting spans over OTLP');
   let handle: ServiceHandle;
   try {
     handle = await start(config, { log });
@@ -49,9 +53,11 @@ export async function runMain(name: string, start: StartFn): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, `${name} stopping`);
+    drainAll();
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     await handle.stop().catch((e) => log.error({ err: e }, 'stop failed'));
+    await shutdownTracing();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -20,7 +20,10 @@ import {
 import { createPool, isDbUnavailable, migrate, type Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import { createLogger, type Logger } from '@od/logger';
+import { registerPool, traceQueries } from '@od/telemetry';
+import { watchConsumer } from './consumer-watch.ts';
 import type { StartOptions } from './mod.ts';
+import { busCheck, type OpsListener, type ReadyCheck, startOps } from './ops.ts';
 
 export interface ServiceBase {
   name: ServiceName;
@@ -37,6 +40,12 @@ export interface ServiceBase {
   serve<C extends Catalogue>(catalogue: C, handlers: Handlers<C>, opts?: { storeOf?: StoreResolvers }): void;
   /** signed, typed calls to other services, as this service */
   rpc: RpcClient;
+  /** /metrics, /livez, /readyz; add the service's own readiness checks with `ops.check()` */
+  ops: OpsListener;
+  /** marks a durable consumer declared in `consumers` as attached (readiness waits for it) */
+  attached(consumer: string): void;
+  /** runs `fn` in close() (unregisters metric sources) */
+  onClose(fn: () => void): void;
   /** closes subscriptions, NATS and the pool (call last in the service's stop) */
   close(): Promise<void>;
 }
@@ -49,16 +58,37 @@ export async function startServiceBase(
   name: ServiceName,
   config: Config,
   opts: StartOptions,
-  db: { migrationsDir: string; poolSize?: number },
+  db: {
+    migrationsDir: string;
+    poolSize?: number;
+    /** durable order-event consumers: readiness waits until each is `attached()`; lag gauges */
+    consumers?: string[];
+  },
 ): Promise<ServiceBase> {
   const log = opts.log ?? createLogger(name, config.LOG_LEVEL);
+  // the ops listener first: /livez answers and /readyz says what is missing while migrations run
+  const ops = await startOps({ name, port: config.OPS_PORT, host: config.OPS_HOST, log });
+  let migrated = false;
+  ops.check('migrations', () => migrated);
   await migrate({ databaseUrl: config.DATABASE_URL, schema: name, dir: db.migrationsDir });
+  migrated = true;
   const pool = createPool(config.DATABASE_URL, name, db.poolSize ?? 10);
   pool.on('error', (err) => log.error({ err }, 'pg pool error'));
+  const unregisterPool = registerPool(name, pool);
+  traceQueries(pool, name);
+  ops.check('database', async () => (await pool.query('SELECT 1')).rowCount === 1);
+  let bus: ReadyCheck = () => false;
+  ops.check('bus', () => bus());
   const nc = await connectBus(config, name, log);
+  bus = busCheck(nc);
   const n = names(config.NATS_PREFIX);
   const keys = loadRpcKeys(name, config);
   const serveOpts = { queue: name, log, keys };
+  const closers: (() => void)[] = [unregisterPool];
+  const consumers = new Map(
+    (db.consumers ?? []).map((c) => [c, watchConsumer(nc, n.orderEventsStream, c, ops)] as const),
+  );
+  for (const w of consumers.values()) closers.push(w.stop);
   const subs: Subscription[] = [];
   const degraded = dbUnavailableAnswer(log);
   const serve = <C extends Catalogue>(
@@ -94,9 +124,14 @@ export async function startServiceBase(
     nc,
     names: n,
     pool,
+    ops,
     serve,
     rpc: createRpcClient(nc, n, name, keys),
+    attached: (c) => consumers.get(c)?.attached(),
+    onClose: (fn) => void closers.push(fn),
     async close() {
+      await ops.close();
+      for (const fn of closers) fn();
       for (const s of subs) s.unsubscribe();
       await nc.drain().catch(() => {});
       await pool.end().catch(() => {});

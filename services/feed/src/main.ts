@@ -3,26 +3,32 @@ import { ensureOrderEventStream, streamSettings } from '@od/bus';
 import type { Config } from '@od/config';
 import { FEED_RETENTION_DAYS, RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
-import { startFeedConsumer } from './consumer.ts';
+import { FEED_CONSUMER, startFeedConsumer } from './consumer.ts';
 import { startCredentialSync } from './credentials-sync.ts';
 import { createDb } from './db/client.ts';
 import { runRetention, storeOfCredential } from './db/queries.ts';
 import { ackHandler } from './handlers/ack.ts';
 import { adminEventsHandler } from './handlers/admin-events.ts';
 import { pollHandler } from './handlers/poll.ts';
+import { registerFeedGauges } from './metrics.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 /** The retention job runs hourly on every replica (a try-lock lets one do the work). */
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
-  const base = await startServiceBase('feed', config, opts, { migrationsDir: MIGRATIONS });
+  const base = await startServiceBase('feed', config, opts, {
+    migrationsDir: MIGRATIONS,
+    consumers: [FEED_CONSUMER],
+  });
   const { nc, names: n, pool, log } = base;
   const db = createDb(pool);
   const jsm = await ensureOrderEventStream(nc, n, streamSettings(config), log);
   // credentials first (not required for correctness: a late credential is backfilled)
   const creds = await startCredentialSync(nc, n, pool, log);
   const consumer = await startFeedConsumer({ nc, jsm, names: n, pool, log });
+  base.attached(FEED_CONSUMER);
+  base.onClose(registerFeedGauges(pool));
   base.serve(
     RPC.feed,
     {

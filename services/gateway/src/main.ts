@@ -3,7 +3,8 @@ import { connectBus, createRpcClient, loadRpcKeys, openCredentialsKv, watchCrede
 import type { Config } from '@od/config';
 import { names } from '@od/contracts';
 import { createLogger } from '@od/logger';
-import { runMain, type ServiceHandle, type StartOptions } from '@od/runtime';
+import { busCheck, runMain, type ServiceHandle, type StartOptions, startOps } from '@od/runtime';
+import { traceRedis } from '@od/telemetry';
 import { Redis } from 'ioredis';
 import { joinGatewayRegistry } from './auth/credentials-sync.ts';
 import type { GatewayContext } from './context.ts';
@@ -26,6 +27,7 @@ export interface GatewayHandle extends ServiceHandle {
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<GatewayHandle> {
   const log = opts.log ?? createLogger('gateway', config.LOG_LEVEL);
+  const ops = await startOps({ name: 'gateway', port: config.OPS_PORT, host: config.OPS_HOST, log });
   const n = names(config.NATS_PREFIX);
   const nc = await connectBus(config, 'gateway', log);
   // Redis down: commands fail at once (no offline queue); hung: after REDIS_COMMAND_TIMEOUT_MS.
@@ -38,10 +40,14 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(100 * times, 1_000),
   });
+  traceRedis(redis, 'gateway');
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const credentials = await watchCredentials(await openCredentialsKv(nc, n), log, undefined, nc);
   await credentials.ready;
   const replicas = await joinGatewayRegistry(nc, n, credentials, log);
+  // Redis is no readiness condition: without it the gateway degrades (rate limits fail open), and
+  // failing readiness would take every replica out at once
+  ops.check('bus', busCheck(nc));
   const ctx: GatewayContext = {
     config,
     names: n,
@@ -64,6 +70,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
     adminUrl: url(admin.server.address() as AddressInfo),
     ctx,
     async stop() {
+      await ops.close();
       await Promise.allSettled([pub.close(), admin.close()]);
       await replicas.stop();
       credentials.stop();

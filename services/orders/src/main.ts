@@ -21,6 +21,7 @@ import {
   publicHandshake,
 } from './handlers/handshake.ts';
 import { tracking, validateCode } from './handlers/od-delivery.ts';
+import { registerOutboxGauges } from './outbox/metrics.ts';
 import { type Relay, startRelay } from './outbox/relay.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
@@ -42,6 +43,7 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
       { maxPayload, MAX_ORDER_DOCUMENT_BYTES, MAX_EVENT_BYTES },
       'NATS max_payload is below the orders size limits: the largest orders cannot be served',
     );
+  base.onClose(registerOutboxGauges(base.pool));
   const relay = await startRelay({
     databaseUrl: config.DATABASE_URL,
     schema: 'orders',

@@ -84,6 +84,8 @@ export async function startLiveOrders(
     ackWaitMs: 10_000,
     store: (events) => db.recordOrderEvents(events),
   });
+  // readiness waits for it; its lag and counters are od_consumer_*{consumer="panel"}
+  base.attached(PANEL_CONSUMER);
 
   return {
     listen(merchantId, fn) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Config } from '@od/config';
 import { PANEL_OPS } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
+import { traceRedis } from '@od/telemetry';
 import { Redis } from 'ioredis';
 import type { PanelContext } from './context.ts';
 import { LoginLimiter } from './db/login-limiter.ts';
@@ -11,7 +12,7 @@ import { SESSION_IDLE_MS } from './domain/session.ts';
 import { boardCard } from './handlers/orders.ts';
 import { userAdminHandlers } from './handlers/users-admin.ts';
 import { buildPanelApp } from './http/app.ts';
-import { startLiveOrders } from './live-orders.ts';
+import { PANEL_CONSUMER, startLiveOrders } from './live-orders.ts';
 
 // src/main.ts in development, dist/main.mjs when bundled: both one level below the service folder
 const ROOT = path.join(import.meta.dirname, '..');
@@ -25,9 +26,14 @@ export interface PanelHandle extends ServiceHandle {
 }
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<PanelHandle> {
-  const base = await startServiceBase('panel', config, opts, { migrationsDir: MIGRATIONS, poolSize: 5 });
+  const base = await startServiceBase('panel', config, opts, {
+    migrationsDir: MIGRATIONS,
+    poolSize: 5,
+    consumers: [PANEL_CONSUMER],
+  });
   const db = new PanelDb(base.pool);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  traceRedis(redis, 'panel');
   redis.on('error', (err) => base.log.warn({ err: err.message }, 'redis error'));
   // the boards' cards are read through the handlers, which need the context built just below
   const live = await startLiveOrders(base, db, (merchantId, orderId) => boardCard(ctx, merchantId, orderId));

@@ -4,6 +4,7 @@ import type { CredentialsView } from '@od/bus';
 import { WEBHOOK_TIMEOUT_MS } from '@od/contracts';
 import type { Pool } from '@od/db';
 import type { Logger } from '@od/logger';
+import { tracedWebhookCall } from '@od/telemetry';
 import {
   type ClaimedDelivery,
   claimDue,
@@ -193,15 +194,17 @@ export class Dispatcher {
     }
     let result: Awaited<ReturnType<typeof sendWebhook>>;
     try {
-      result = await sendWebhook({
-        url: request.url,
-        headers: request.headers,
-        body: request.body,
-        timeoutMs: this.timeoutMs,
-        allowPrivateNetworks: this.o.allowPrivateNetworks,
-        agent: this.o.agent,
-        signal,
-      });
+      result = await tracedWebhookCall(request.url, () =>
+        sendWebhook({
+          url: request.url,
+          headers: request.headers,
+          body: request.body,
+          timeoutMs: this.timeoutMs,
+          allowPrivateNetworks: this.o.allowPrivateNetworks,
+          agent: this.o.agent,
+          signal,
+        }),
+      );
     } catch (e) {
       releaseUrlSlot();
       if (e instanceof AbortedError) {

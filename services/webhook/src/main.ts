@@ -14,7 +14,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { deliveriesHandler } from './handlers/deliveries.ts';
 import { resendHandler } from './handlers/resend.ts';
 import { statusHandler } from './handlers/status.ts';
-import { startIntake } from './intake.ts';
+import { CONSUMER_NAME, startIntake } from './intake.ts';
 import { SecretsSource } from './secrets.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
@@ -29,7 +29,11 @@ export const RETENTION_DAYS = 30;
 export const BACKFILL_WINDOW_MS = 60_000;
 
 export async function start(config: Config, opts: StartOptions = {}): Promise<ServiceHandle> {
-  const base = await startServiceBase('webhook', config, opts, { migrationsDir: MIGRATIONS, poolSize: 16 });
+  const base = await startServiceBase('webhook', config, opts, {
+    migrationsDir: MIGRATIONS,
+    poolSize: 16,
+    consumers: [CONSUMER_NAME],
+  });
   const { log, nc, pool } = base;
   const db = createDb(pool);
   const secrets = new SecretsSource(base.rpc);
@@ -75,6 +79,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     credentials,
     onDue: () => dispatcher.wake(),
   });
+  base.attached(CONSUMER_NAME);
   // closes the race "credential created, first event processed before this replica saw it"
   onCredential = (rec) => {
     if (notDeliverable(rec) || Date.now() - Date.parse(rec.createdAt) > BACKFILL_WINDOW_MS) return;

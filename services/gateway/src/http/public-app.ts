@@ -11,6 +11,7 @@ import { refuseControlCharacters } from './control-chars.ts';
 import { registerCors } from './cors.ts';
 import { installErrorHandling, sendError } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
+import { instrumentHttp } from './telemetry.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 
@@ -70,6 +71,7 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  instrumentHttp(app as unknown as FastifyInstance, listener);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

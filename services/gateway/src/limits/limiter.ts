@@ -1,5 +1,6 @@
 import { names } from '@od/contracts';
 import type { Logger } from '@od/logger';
+import { recordRateLimit, recordRateLimitFailOpen } from '@od/telemetry';
 import type { Redis, Result } from 'ioredis';
 import { SLIDING_LOG_LUA } from './sliding-log.ts';
 
@@ -138,9 +139,11 @@ export function createLimiter(redis: Redis, prefix: string, enabled: boolean, lo
       ]);
       const allowed = r[0] === 1;
       if (!allowed) counters.refused++;
+      recordRateLimit(policy.name, allowed);
       return { allowed, headers: rateLimitHeaders(policy, r[1], r[2]) };
     } catch (e) {
       counters.failOpen++;
+      recordRateLimitFailOpen(policy.name);
       // every failure is counted; the log says so at most once per second (no flood while Redis is down)
       const now = Date.now();
       if (now - lastLogAt >= 1000) {

@@ -1,6 +1,7 @@
 import type { Actor, OrderChannel, OrderType, PendingCancellation, Situation } from '@od/contracts';
 import { isGuid } from '@od/contracts';
 import type { Pool, PoolClient } from '@od/db';
+import { currentTraceparent } from '@od/telemetry';
 
 /**
  * SQL of the orders service (through the service's pg pool, search_path = orders). `orders.document`
@@ -111,8 +112,9 @@ export interface ChangeRow {
 
 const HISTORY_AND_OUTBOX = `
   o AS (
-    INSERT INTO order_outbox (event_id, order_id, merchant_id, order_seq, event_type, message, created_at)
-    SELECT $5::uuid, $1, $6::uuid, $7::int, $8, $9, $3 WHERE $5::uuid IS NOT NULL
+    INSERT INTO order_outbox (event_id, order_id, merchant_id, order_seq, event_type, message, created_at,
+      traceparent)
+    SELECT $5::uuid, $1, $6::uuid, $7::int, $8, $9, $3, $17 WHERE $5::uuid IS NOT NULL
   ), h AS (
     INSERT INTO order_history (order_id, trigger, from_situation, to_situation, actor_kind, actor_client_id,
       event_id, event_type, detail, created_at)
@@ -143,13 +145,15 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     r.detail,
     r.notify,
     r.document,
+    // the action's trace (sampled only): the relay publishes the event into it
+    currentTraceparent(),
   ];
   if (r.create) {
     await c.query({
       name: 'orders.create',
       text: `WITH u AS (
           INSERT INTO orders (id, merchant_id, type, channel, situation, created_at, updated_at, event_seq, document)
-          VALUES ($1, $17, $18, $19, $2, $3, $3, $4, $16::json)
+          VALUES ($1, $18, $19, $20, $2, $3, $3, $4, $16::json)
         ), ${HISTORY_AND_OUTBOX}`,
       values: [...values, r.create.merchantId, r.create.type, r.create.channel],
     });
@@ -160,7 +164,7 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     text: `WITH u AS (
         UPDATE orders SET situation = $2, updated_at = $3, event_seq = event_seq + $4,
           document = COALESCE($16::json, document),
-          cancellation_request = CASE WHEN $17::bool THEN $18::jsonb ELSE cancellation_request END
+          cancellation_request = CASE WHEN $18::bool THEN $19::jsonb ELSE cancellation_request END
         WHERE id = $1
       ), ${HISTORY_AND_OUTBOX}`,
     values: [

@@ -1,8 +1,9 @@
 import { jetstream } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import { ensureOrderEventStream, type OrderEventStreamSettings } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
+import { outboxPublish } from '@od/telemetry';
 import pg from 'pg';
 import { pruneIdem } from '../db/idempotency.ts';
 import { OUTBOX_CHANNEL } from '../db/orders.ts';
@@ -137,8 +138,10 @@ export async function startRelay(opts: {
         merchant_id: string;
         event_id: string;
         message: string;
+        created_at: string;
+        traceparent: string | null;
       }>(
-        `SELECT id, order_id, merchant_id, event_id, message FROM order_outbox
+        `SELECT id, order_id, merchant_id, event_id, message, created_at, traceparent FROM order_outbox
          WHERE published_at IS NULL AND set_aside_at IS NULL ORDER BY id LIMIT ${BATCH}`,
       );
       if (rows.length === 0) return true;
@@ -154,7 +157,10 @@ export async function startRelay(opts: {
         [...chains.values()].map(async (chain) => {
           for (const r of chain) {
             try {
-              await js.publish(opts.names.orderEventSubject(r.merchant_id), r.message, { msgID: r.event_id });
+              const subject = opts.names.orderEventSubject(r.merchant_id);
+              await outboxPublish(r, subject, (h) =>
+                js.publish(subject, r.message, { msgID: r.event_id, headers: h(natsHeaders) }),
+              );
               done.push(r.id);
             } catch (err) {
               const error = (err as Error).message;

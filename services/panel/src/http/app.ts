@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
+import { instrumentHttp } from '@od/telemetry';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -62,6 +63,8 @@ export function buildPanelApp(ctx: PanelContext, webDir: string): PanelApp {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // span and duration by route template (`/panel/api/stores/:merchantId/...`): never a user or store
+  instrumentHttp(app, 'panel', 'panel');
   app.setNotFoundHandler((_request, reply) => sendError(reply, errors.adminNotFound('Rota')));
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (isHttpException(err)) return sendError(reply, err.http);

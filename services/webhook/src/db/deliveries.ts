@@ -1,6 +1,7 @@
 import { type ParsedOrderEvent, recipientSql } from '@od/bus';
 import { type CredentialRecord, WEBHOOK_DEACTIVATE_AFTER } from '@od/contracts';
 import type { Pool } from '@od/db';
+import { recordWebhookDeactivated } from '@od/telemetry';
 import type { Target } from '../domain/targets.ts';
 
 /** Hot-path SQL of the webhook service (intake, claim, completion), through the service's pg pool. */
@@ -225,7 +226,10 @@ export async function recordAttempt(
   );
   const row = r.rows[0];
   if (!row) return null;
-  if (status === 'WEBHOOK_FAILED' && row.deactivated) await skipPendingOfDeactivated(pool, d.client_id);
+  if (status === 'WEBHOOK_FAILED' && row.deactivated) {
+    recordWebhookDeactivated();
+    await skipPendingOfDeactivated(pool, d.client_id);
+  }
   return status;
 }
 

@@ -1,0 +1,102 @@
+// `pnpm bench:tracing`: the cost of tracing in one process and one run, phases alternated so drift
+// and other load on the machine hit both sides alike. Each request is what a gateway request does
+// on the hot path: a server span, an RPC over NATS (client and server spans, context in headers)
+// and a SQL statement in the handler. Off = no OTLP endpoint (the hooks' one boolean test);
+// on = OTLP/HTTP export to a local sink with 10% sampling (parent-based trace-id ratio).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { callRpc, connectBus, serveOp } from '@od/bus';
+import { createPool } from '@od/db';
+import { createLogger } from '@od/logger';
+import {
+  initTracing,
+  SpanKind,
+  setTracingEnabled,
+  shutdownTracing,
+  traceQueries,
+  withSpan,
+} from '@od/telemetry';
+
+const PHASE_MS = Number(process.env.PHASE_MS ?? 4000);
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
+const CONCURRENCY = 16;
+
+const sink = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+});
+await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+Object.assign(process.env, {
+  OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: '0.1',
+});
+initTracing('bench-tracing');
+
+const log = createLogger('bench', 'silent');
+const nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'bench-tracing');
+const pool = createPool(
+  process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  'public',
+  8,
+);
+traceQueries(pool, 'bench');
+const subject = `benchtracing${process.pid}.rpc.bench.op`;
+// an op open to any caller (as `health`): no signature work in either phase
+const op = { service: 'bench', name: 'op', callers: 'any' } as const;
+const sub = serveOp(
+  nc,
+  subject,
+  op as never,
+  async () => {
+    await pool.query('SELECT 1');
+    return { status: 200, body: { ok: true } };
+  },
+  { queue: 'bench', log, keys: { ring: new Map() } as never },
+);
+
+async function phase(on: boolean): Promise<{ rps: number; p99: number }> {
+  setTracingEnabled(on);
+  const until = Date.now() + PHASE_MS;
+  const lat: number[] = [];
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        await withSpan('bench', 'GET /bench', { kind: SpanKind.SERVER }, () =>
+          callRpc(nc, subject, { traceId: 'bench', params: {}, query: {}, body: null, headers: {} } as never),
+        );
+        lat.push(performance.now() - t0);
+      }
+    }),
+  );
+  lat.sort((a, b) => a - b);
+  return { rps: (lat.length * 1000) / PHASE_MS, p99: lat[Math.floor(lat.length * 0.99)] };
+}
+
+await phase(false); // warm-up
+const off: { rps: number; p99: number }[] = [];
+const on: { rps: number; p99: number }[] = [];
+for (let i = 0; i < ROUNDS; i++) {
+  off.push(await phase(false));
+  on.push(await phase(true));
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const offRps = mean(off.map((x) => x.rps));
+const onRps = mean(on.map((x) => x.rps));
+console.log(`tracing off: ${offRps.toFixed(0)} req/s, p99 ${mean(off.map((x) => x.p99)).toFixed(2)} ms`);
+console.log(
+  `tracing on (10% sampled): ${onRps.toFixed(0)} req/s, p99 ${mean(on.map((x) => x.p99)).toFixed(2)} ms`,
+);
+console.log(
+  `rounds off/on req/s: ${off.map((x, i) => `${x.rps.toFixed(0)}/${on[i].rps.toFixed(0)}`).join(' ')}`,
+);
+console.log(
+  `on/off throughput: ${((onRps / offRps) * 100).toFixed(1)}% (${ROUNDS} alternated rounds of ${PHASE_MS} ms)`,
+);
+sub.unsubscribe();
+await shutdownTracing();
+await nc.drain();
+await pool.end();
+sink.close();

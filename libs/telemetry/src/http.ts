@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { recordHttp } from './metrics.ts';
+import { extractContext, runInSpan, SpanKind, startSpan } from './tracing.ts';
+
+/** Called once per answered request, after the duration is recorded (outcome counters of a caller). */
+export type AfterResponse = (request: FastifyRequest, reply: FastifyReply, route: string) => void;
+
+/**
+ * Per request of a fastify listener: a server span continuing the caller's W3C `traceparent` (the
+ * handler and every RPC it makes run inside it), and `od_http_request_duration_seconds` by
+ * listener, route template and status. The route label is the template (`/orders/:orderId`), never
+ * the raw URL, and no label carries a user, store, credential or order: ids stay out of the metrics.
+ */
+export function instrumentHttp(
+  // any type provider, logger or server of fastify
+  app: FastifyInstance<any, any, any, any, any>,
+  scope: string,
+  listener: string,
+  after?: AfterResponse,
+): void {
+  const spans = new WeakMap<object, ReturnType<typeof startSpan>>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const parent = extractContext({ get: (k: string) => request.headers[k] as string | undefined });
+    const span = startSpan(scope, `${request.method} ${request.routeOptions.url ?? 'unmatched'}`, {
+      kind: SpanKind.SERVER,
+      parent,
+      attributes: { 'http.request.method': request.method, 'od.listener': listener },
+    });
+    if (!span) return done();
+    spans.set(request, span);
+    runInSpan(span, done, parent);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    recordHttp(listener, route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    after?.(request, reply, route);
+    const span = spans.get(request);
+    if (span) {
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': reply.statusCode });
+      if (reply.statusCode >= 500) span.setStatus({ code: 2 });
+      span.end();
+    }
+    done();
+  });
+}

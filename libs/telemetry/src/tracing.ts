@@ -1,0 +1,208 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+export type { Context, Span };
+export { SpanKind };
+
+/**
+ * Tracing is configured only by the standard OTEL_* variables and is off unless an OTLP endpoint
+ * is set. Off, every helper here returns after one boolean test: no span objects, no context.
+ */
+let enabled = false;
+let provider: NodeTracerProvider | undefined;
+
+type Env = Record<string, string | undefined>;
+
+export function tracingConfigured(env: Env = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT);
+}
+
+export function tracingEnabled(): boolean {
+  return enabled;
+}
+
+/**
+ * Starts the process's tracer provider once (W3C trace context, AsyncLocalStorage context, batch
+ * export over OTLP/HTTP: `http/protobuf` by default, `http/json` when OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL
+ * says so). Sampling follows OTEL_TRACES_SAMPLER/OTEL_TRACES_SAMPLER_ARG (default parent-based,
+ * always on). Returns false when not configured.
+ */
+export function initTracing(
+  serviceName: string,
+  env: Env = process.env,
+  warn?: (m: string) => void,
+): boolean {
+  if (provider) return true;
+  if (!tracingConfigured(env)) return false;
+  const protocol =
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+  if (protocol !== 'http/json' && protocol !== 'http/protobuf')
+    warn?.(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} not supported; using http/protobuf`);
+  const exporter = protocol === 'http/json' ? new JsonExporter() : new ProtoExporter();
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': serviceName }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+  provider.register();
+  enabled = true;
+  return true;
+}
+
+/** Benchmarks: switches the hooks off and on again in one process (after initTracing). */
+export function setTracingEnabled(on: boolean): void {
+  enabled = on && provider !== undefined;
+}
+
+/** Flushes and stops export (process exit). */
+export async function shutdownTracing(): Promise<void> {
+  const p = provider;
+  provider = undefined;
+  enabled = false;
+  await p?.shutdown().catch(() => {});
+}
+
+/** Pushes finished spans out now (tests). */
+export async function flushTracing(): Promise<void> {
+  await provider?.forceFlush();
+}
+
+export type Carrier = { get(key: string): string | undefined | null; set?(key: string, value: string): void };
+
+const getter = {
+  keys: () => [],
+  get: (c: Carrier, k: string) => c.get(k) ?? undefined,
+};
+const setter = { set: (c: Carrier, k: string, v: string) => c.set?.(k, v) };
+
+/** The context carried by headers (`traceparent`, `tracestate`), or the active one when none. */
+export function extractContext(carrier: Carrier | undefined): Context {
+  if (!enabled || !carrier) return context.active();
+  return propagation.extract(ROOT_CONTEXT, carrier, getter);
+}
+
+/** Writes the active context's `traceparent`/`tracestate` into headers (NATS, HTTP). */
+export function injectContext(carrier: Carrier, ctx?: Context): void {
+  if (!enabled) return;
+  propagation.inject(ctx ?? context.active(), carrier, setter);
+}
+
+/**
+ * The active span when it is sampled. Child spans (RPC, SQL, Redis, publish) are made only under a
+ * sampled span and context travels only with sampled traces: an unsampled request costs the root's
+ * sampling decision and nothing more.
+ */
+export function activeSampledSpan(): Span | undefined {
+  if (!enabled) return undefined;
+  const s = trace.getActiveSpan();
+  return s?.isRecording() ? s : undefined;
+}
+
+/** The active span's W3C traceparent (stored with an outbox row), null when off or unsampled. */
+export function currentTraceparent(): string | null {
+  if (!activeSampledSpan()) return null;
+  const out: Record<string, string> = {};
+  propagation.inject(context.active(), out);
+  return out.traceparent ?? null;
+}
+
+/** Context of a stored traceparent (an outbox row's). */
+export function contextFromTraceparent(traceparent: string | null | undefined): Context | undefined {
+  if (!enabled || !traceparent) return undefined;
+  return propagation.extract(ROOT_CONTEXT, { traceparent });
+}
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** parent (default: the active context) */
+  parent?: Context;
+}
+
+/**
+ * Runs `fn` inside a span of tracer `scope` (the service's name): the span ends when `fn` settles
+ * and records a thrown error. Tracing off: just `fn()`.
+ */
+export function withSpan<T>(
+  scope: string,
+  name: string,
+  opts: SpanOptions,
+  fn: (span: Span | undefined) => Promise<T> | T,
+): Promise<T> | T {
+  const parent = opts.parent ?? context.active();
+  const span = startSpan(scope, name, { ...opts, parent });
+  if (!span) return fn(undefined);
+  const fail = (e: unknown) => {
+    span.recordException(e as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error)?.message });
+    span.end();
+    throw e;
+  };
+  try {
+    const r = context.with(trace.setSpan(parent, span), () => fn(span));
+    if (r instanceof Promise)
+      return r.then((v) => {
+        span.end();
+        return v;
+      }, fail);
+    span.end();
+    return r;
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+/** A span started now and ended by the caller (HTTP requests); undefined when tracing is off. */
+export function startSpan(scope: string, name: string, opts: SpanOptions = {}): Span | undefined {
+  if (!enabled) return undefined;
+  const span = trace
+    .getTracer(scope)
+    .startSpan(name, { kind: opts.kind, attributes: opts.attributes }, opts.parent ?? context.active());
+  if (span.isRecording()) return span;
+  span.end(); // not sampled: nothing below it is traced
+  return undefined;
+}
+
+/** A context from headers when they carry a sampled trace (else undefined: nothing to continue). */
+export function sampledContext(carrier: Carrier | undefined): Context | undefined {
+  if (!enabled || !carrier) return undefined;
+  const ctx = propagation.extract(ROOT_CONTEXT, carrier, getter);
+  const sc = trace.getSpanContext(ctx);
+  return sc && sc.traceFlags & 1 ? ctx : undefined;
+}
+
+/** Runs `fn` with `span` active (its children and log lines attach to it). */
+export function runInSpan<T>(span: Span | undefined, fn: () => T, parent?: Context): T {
+  if (!span) return fn();
+  return context.with(trace.setSpan(parent ?? context.active(), span), fn);
+}
+
+export function markError(span: Span | undefined, message?: string): void {
+  span?.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/** pino mixin: `trace_id`/`span_id` of the active span on every log line. */
+export function traceLogFields(): Record<string, string> {
+  if (!enabled) return {};
+  const s = trace.getActiveSpan()?.spanContext();
+  return s ? { trace_id: s.traceId, span_id: s.spanId } : {};
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { flushTracing, initTracing, shutdownTracing } from '@od/telemetry';
+import {
+  createMerchant,
+  createOrder,
+  issueTestToken,
+  type ReceivedSpan,
+  startOtlpReceiver,
+  startStack,
+  type TestStack,
+} from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * One trace across every hop: a confirm sent with a W3C traceparent makes spans of the gateway, of
+ * orders (RPC server, SQL, outbox publish) and of the event consumers arrive at an OTLP/HTTP
+ * receiver (http/json) under that trace id. The stack runs in this process: the tracer's scope
+ * names the service.
+ */
+describe('tracing over OTLP/HTTP', () => {
+  let stack: TestStack;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    };
+    Object.assign(process.env, env);
+    expect(initTracing('od-test', process.env)).toBe(true);
+    stack = await startStack({ env: { RATE_LIMIT_ENABLED: 'false' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await shutdownTracing();
+    await receiver?.close();
+  });
+
+  it('joins gateway, orders and the consumers under the caller trace id', async () => {
+    const { merchantId } = await createMerchant(stack);
+    const order = await createOrder(stack, merchantId);
+    const { token } = await issueTestToken(stack, { merchantId });
+    const traceId = randomBytes(16).toString('hex');
+    const res = await stack.api(`/v1/orders/${order.id}/confirm`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(res.status).toBeLessThan(300);
+    const mine = (): ReceivedSpan[] => receiver.spans.filter((s) => s.traceId === traceId);
+    const scopes = () => new Set(mine().map((s) => s.scope));
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !['gateway', 'orders', 'feed', 'webhook'].every((s) => scopes().has(s))) {
+      await flushTracing();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const names = mine().map((s) => `${s.scope}:${s.name}`);
+    expect(names).toContain('gateway:POST /v1/orders/:orderId/confirm');
+    expect(names).toContain('orders:orders.action');
+    expect(names.some((n) => n === 'orders:publish order-event')).toBe(true);
+    expect(names.some((n) => /^orders:(UPDATE|WITH|SELECT|INSERT)$/.test(n))).toBe(true);
+    expect(names).toContain('feed:consume feed');
+    expect(names).toContain('webhook:consume webhook');
+    // every span but the caller's root has its parent in the trace
+    const ids = new Set(mine().map((s) => s.spanId));
+    const orphans = mine().filter((s) => s.parentSpanId && !ids.has(s.parentSpanId));
+    expect(orphans.map((s) => s.name)).toEqual(['POST /v1/orders/:orderId/confirm']);
+    expect(receiver.spans.every((s) => s.service === 'od-test')).toBe(true);
+
+    // a caller that did not sample its trace: nothing of it is recorded, at any hop
+    const unsampled = randomBytes(16).toString('hex');
+    const get = await stack.api(`/v1/orders/${order.id}`, {
+      headers: {
+        authorization: `Bearer ${token}`,
+        traceparent: `00-${unsampled}-${randomBytes(8).toString('hex')}-00`,
+      },
+    });
+    expect(get.status).toBe(200);
+    await flushTracing();
+    await new Promise((r) => setTimeout(r, 500));
+    await flushTracing();
+    expect(receiver.spans.filter((s) => s.traceId === unsampled)).toEqual([]);
+  });
+});
