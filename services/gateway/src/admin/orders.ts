@@ -13,7 +13,7 @@ import {
 } from '@od/contracts';
 import type { RouteModule } from '../context.ts';
 import { forward, relayRoutes, rpcCall, writeRpcReply } from '../forward.ts';
-import { canonicalJson, unavailableReply } from '../routes/orders.ts';
+import { canonicalJson, unavailableReply } from '../routes/order-calls.ts';
 import { merchantParams, orderParams } from './params.ts';
 
 type P = { orderId: string };

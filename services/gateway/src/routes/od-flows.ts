@@ -16,7 +16,7 @@ import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
 import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
-import { bodyText, idempotentCall, rawBodyRoutes, rawBodyValidator } from './orders.ts';
+import { bodyText, idempotentCall, rawBodyRoutes, rawBodyValidator } from './order-calls.ts';
 
 /**
  * The Open Delivery 1.4.0 order flows SPEC does not have, for OPEN_DELIVERY credentials only

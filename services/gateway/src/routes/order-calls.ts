@@ -1,0 +1,65 @@
+import type { RpcReply } from '@od/bus';
+import { errors } from '@od/errors';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { GatewayContext } from '../context.ts';
+
+// What the order routes (public SPEC actions, the Open Delivery flows, admin intake) share.
+
+const enc = new TextEncoder();
+
+/** Stable JSON (sorted keys) so that equal bodies give equal idempotency fingerprints. */
+export function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .filter((k) => o[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
+}
+
+export function unavailableReply(traceId: string): RpcReply {
+  const e = errors.unavailable(traceId);
+  return { status: e.status, headers: e.headers ?? {}, body: enc.encode(JSON.stringify(e.body)) };
+}
+
+/** The raw text of a body the action routes read themselves (they accept any content type). */
+export function bodyText(raw: unknown): string {
+  return typeof raw === 'string' ? raw : raw instanceof Buffer ? raw.toString('utf8') : '';
+}
+
+/**
+ * One order-changing call through Idempotency-Key (per credential): the fingerprint is the path and
+ * the canonical body, so a key reused with another request is refused.
+ */
+export async function idempotentCall(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  path: string,
+  body: unknown,
+  call: (headers: Record<string, string>) => Promise<RpcReply | undefined>,
+): Promise<RpcReply> {
+  const fingerprint = `POST ${path}\n${body === undefined ? '' : canonicalJson(body)}`;
+  return ctx.idempotency.run(
+    request,
+    fingerprint,
+    async (headers) => (await call(headers)) ?? unavailableReply(request.id),
+  );
+}
+
+/**
+ * A scope whose routes take any body (or none) as raw text: the handler parses and checks it, so a
+ * missing or mistyped content type never decides the answer. Path and query are validated as usual.
+ */
+export function rawBodyRoutes(sub: FastifyInstance) {
+  sub.removeAllContentTypeParsers();
+  sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  return sub.withTypeProvider<ZodTypeProvider>();
+}
+/** The validator of such a route: the body schema only documents it (OpenAPI). */
+export const rawBodyValidator: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === 'body'
+    ? (data: unknown) => ({ value: data })
+    : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
