@@ -28,7 +28,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/generated/**'],
     globalSetup: ['libs/testing/src/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // a stack starts in beforeAll: 10-20 s on a quiet machine, up to a minute at load average 10+
+    hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
     // CI also writes a JSON report; .ci/run prints its totals as a plain "N passed, N failed" line
