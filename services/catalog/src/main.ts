@@ -60,8 +60,9 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     }
   };
   const box = createSecretBox(parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY));
-  const resealed = await resealOdApiKeys(db.prisma, box);
-  if (resealed) base.log.info({ resealed }, 'Open Delivery api keys sealed under the active key');
+  const sealed = await resealOdApiKeys(db.prisma, box);
+  if (sealed.resealed || sealed.unreadable.length)
+    base.log.info(sealed, 'Open Delivery api keys sealed under the active key');
   // the official document is parsed on the first read of a point of sale (~200 ms, ~8 MB)
   let validator: Promise<OdValidator> | undefined;
   const deps: HandlerDeps = {
@@ -94,6 +95,11 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     odOnboarding: odOnboarding(deps),
     odMerchantStatus: odMerchantStatus(deps),
     odMenuUpdated: odMenuUpdated(deps),
+    rotateKey: async (req) => {
+      const r = await resealOdApiKeys(db.prisma, box);
+      base.log.info({ ...r, activeKeyId: box.activeId, traceId: req.traceId }, 'api keys re-encrypted');
+      return { status: 200, body: { activeKeyId: box.activeId, ...r } };
+    },
   });
   return {
     async stop() {

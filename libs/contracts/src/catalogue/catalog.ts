@@ -54,6 +54,8 @@ export const CATALOG_OPS = defineOps('catalog', {
   },
   /** POST /v1/menuUpdated body MerchantUpdate (or none) -> 204 | 400 (reads GET /v1/merchant) */
   odMenuUpdated: { name: 'od.menuUpdated', callers: ['credential'], body: z.unknown() },
+  /** -> 200 { activeKeyId, resealed, unreadable }: point-of-sale api keys sealed under the active key */
+  rotateKey: { name: 'admin.secrets.rotateKey', callers: ['admin'] },
   /** what orders (intake, edit) and auth (credential creation) need of a store -> 200 | 404 */
   merchantSnapshot: {
     name: 'internal.merchantSnapshot',

@@ -150,6 +150,7 @@ describe('webhook secrets at rest (AES-256-GCM with key id)', () => {
       resealed: before - 1 + clientSecretsUnderK1,
       remaining: 1,
       unreadable: [expect.stringMatching(/^[0-9a-f-]{36}$/)],
+      catalog: { resealed: 0, unreadable: [] }, // catalog's api keys: tests/secrets-rotate-key.test.ts
     });
     const keys = await db.query(
       'SELECT key_id, count(*)::int AS n FROM auth.webhook_secret GROUP BY 1 ORDER BY 1',

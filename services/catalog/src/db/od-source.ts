@@ -101,13 +101,21 @@ export async function markOdRead(
   });
 }
 
-/** At start: api keys not under the active key are sealed again (key rotation of SECRETS_KEYS). */
-export async function resealOdApiKeys(prisma: Prisma, box: SecretBox): Promise<number> {
+/**
+ * Api keys not under the active key are sealed again (key rotation of SECRETS_KEYS): at start and
+ * by `odctl secrets rotate-key`. `unreadable`: stores whose key no longer opens (its key id left
+ * SECRETS_KEYS); the store's next onboarding replaces it.
+ */
+export async function resealOdApiKeys(
+  prisma: Prisma,
+  box: SecretBox,
+): Promise<{ resealed: number; unreadable: string[] }> {
   const rows = await prisma.odMerchantSource.findMany({
     where: { apiKey: { not: null }, NOT: { apiKeyKeyId: box.activeId } },
     select: { merchantId: true, apiKey: true },
   });
   let n = 0;
+  const unreadable: string[] = [];
   for (const r of rows) {
     try {
       const plain = box.open(r.apiKey as string, apiKeyContext(r.merchantId));
@@ -117,8 +125,8 @@ export async function resealOdApiKeys(prisma: Prisma, box: SecretBox): Promise<n
       });
       n += done.count;
     } catch {
-      // a key no longer listed: the store's next onboarding replaces it
+      unreadable.push(r.merchantId);
     }
   }
-  return n;
+  return { resealed: n, unreadable };
 }
