@@ -33,6 +33,7 @@ describe('ops listeners of a whole stack', () => {
     expect(feed).toMatch(/^od_consumer_pending\{consumer="feed"\} \d+/m);
     expect(feed).toMatch(/^od_consumer_pending\{consumer="webhook"\} \d+/m);
     expect(feed).toMatch(/^od_feed_pending_events \d+/m);
+    expect(feed).toMatch(/^od_feed_held_events \d+/m);
     expect(feed).toMatch(/^od_outbox_backlog \d+/m);
     expect(feed).toMatch(/^od_outbox_set_aside 0/m);
     expect(feed).toMatch(/^od_pg_pool_connections\{pool="orders",state="total"\} \d+/m);

@@ -205,7 +205,11 @@ export const gaugeSources = {
   ),
   feedPendingEvents: sourcedGauge(
     'od_feed_pending_events',
-    'Feed entries not yet acknowledged by their integrators (all credentials)',
+    'Feed entries not yet acknowledged by their integrators (all credentials), held ones excluded',
+  ),
+  feedHeldEvents: sourcedGauge(
+    'od_feed_held_events',
+    'Events held until an earlier event of their order is stored (served anyway after 60 s)',
   ),
   pool: sourcedGauge('od_pg_pool_connections', 'PostgreSQL pool connections by state', ['pool', 'state']),
 };
