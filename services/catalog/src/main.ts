@@ -18,6 +18,7 @@ import { merchantSnapshot } from './handlers/merchant-snapshot.ts';
 import { odMenuUpdated } from './handlers/od-menu-updated.ts';
 import { odMerchantStatus } from './handlers/od-merchant-status.ts';
 import { odOnboarding } from './handlers/od-onboarding.ts';
+import { secretsRotateKey } from './handlers/secrets-rotate-key.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 
@@ -95,11 +96,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     odOnboarding: odOnboarding(deps),
     odMerchantStatus: odMerchantStatus(deps),
     odMenuUpdated: odMenuUpdated(deps),
-    rotateKey: async (req) => {
-      const r = await resealOdApiKeys(db.prisma, box);
-      base.log.info({ ...r, activeKeyId: box.activeId, traceId: req.traceId }, 'api keys re-encrypted');
-      return { status: 200, body: { activeKeyId: box.activeId, ...r } };
-    },
+    rotateKey: secretsRotateKey(deps, base.log),
   });
   return {
     async stop() {

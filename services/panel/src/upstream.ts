@@ -1,9 +1,9 @@
 import { RpcUnavailableError } from '@od/bus';
-import type { CallInput, OpSpec, PanelRole, Principal } from '@od/contracts';
+import { type CallInput, type OpSpec, PANEL_AREAS, type PanelRole, type Principal } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelContext } from './context.ts';
-import { AREAS, canReach } from './domain/roles.ts';
+import { canReach } from './domain/roles.ts';
 
 /** What a call needs of the request it serves: its id (the trace id), logger, and the user's store. */
 export type Caller = Pick<FastifyRequest, 'id' | 'log' | 'session' | 'store'>;
@@ -20,7 +20,7 @@ export const userPrincipal = (userId: string, merchantId: string, role: PanelRol
   kind: 'merchantUser',
   userId,
   merchantId,
-  scopes: AREAS.filter((a) => canReach(role, a)),
+  scopes: PANEL_AREAS.filter((a) => canReach(role, a)),
 });
 
 /** The signed-in user at the request's store (set by the store guard). */

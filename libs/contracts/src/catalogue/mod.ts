@@ -5,7 +5,7 @@ import { FEED_OPS } from './feed.ts';
 import { ORDER_OPS } from './orders.ts';
 import { WEBHOOK_OPS } from './webhook.ts';
 
-export { adminOrderQuerySchema, HISTORY_CURSOR } from './orders.ts';
+export { adminOrderQuerySchema } from './orders.ts';
 export { CATALOG_OPS, CREDENTIAL_OPS, FEED_OPS, ORDER_OPS, SECRETS_OPS, WEBHOOK_OPS };
 
 /** The typed RPC catalogue: per service, every op it serves (`serve(RPC.orders, handlers)`). */

@@ -6,7 +6,7 @@ import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const order = z.object({ orderId: z.string() });
 /** the admin order view's history cursor (an entry id) */
-export const HISTORY_CURSOR = /^\d{1,18}$/;
+const HISTORY_CURSOR = /^\d{1,18}$/;
 export const adminOrderQuerySchema = z
   .object({ historyAfter: z.string().regex(HISTORY_CURSOR, 'cursor inválido').optional() })
   .optional();

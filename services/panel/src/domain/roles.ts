@@ -1,9 +1,8 @@
-import { PANEL_AREAS, type PanelArea, type PanelRole } from '@od/contracts';
+import type { PanelArea, PanelRole } from '@od/contracts';
 
-/** What a role reaches. STAFF runs the orders board and the menu; OWNER everything. */
-export const AREAS = PANEL_AREAS;
-export type Area = PanelArea;
+/** What a role reaches (areas: PANEL_AREAS of @od/contracts). STAFF runs the orders board and the menu; OWNER everything. */
 
-const STAFF_AREAS: ReadonlySet<Area> = new Set(['orders', 'menu', 'store']);
+const STAFF_AREAS: ReadonlySet<PanelArea> = new Set(['orders', 'menu', 'store']);
 
-export const canReach = (role: PanelRole, area: Area): boolean => role === 'OWNER' || STAFF_AREAS.has(area);
+export const canReach = (role: PanelRole, area: PanelArea): boolean =>
+  role === 'OWNER' || STAFF_AREAS.has(area);

@@ -1,9 +1,9 @@
-import { isGuid } from '@od/contracts';
+import { isGuid, type PanelArea } from '@od/contracts';
 import { HttpException } from '@od/errors';
 import type { FastifyRequest } from 'fastify';
 import type { PanelContext } from '../context.ts';
 import { panelErrors } from '../domain/panel-errors.ts';
-import { type Area, canReach } from '../domain/roles.ts';
+import { canReach } from '../domain/roles.ts';
 import { needsTouch, readCookie, sessionAlive } from '../domain/session.ts';
 import { sameToken, tokenHash } from '../domain/tokens.ts';
 
@@ -38,7 +38,7 @@ export function requireSession(ctx: PanelContext) {
  * preHandler of `/panel/api/stores/:merchantId/...`: the user must belong to the store (any other
  * id, valid or not, answers 404 as if it did not exist) and its role must reach `area` (403).
  */
-export function requireStore(ctx: PanelContext, area: Area) {
+export function requireStore(ctx: PanelContext, area: PanelArea) {
   return async (request: FastifyRequest) => {
     const merchantId = String((request.params as { merchantId?: string }).merchantId ?? '').toLowerCase();
     const session = request.session;
