@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNatsServer, type RunningNats, startNatsServer } from '../scripts/lib/nats-server.ts';
 import { STALE_AFTER_MS } from '../services/gateway/src/auth/credentials-sync.ts';
+import { storeUser } from '../services/panel/src/test-helpers.ts';
 
 /**
  * The secured bus: a second nats-server (its own port and JetStream directory) with the generated
@@ -132,6 +133,26 @@ describe('secured bus: one NATS identity per service, nothing for anonymous clie
     expect(await pause.json()).not.toHaveProperty('unconfirmedGateways');
     expect((await stack.api(`/v1/orders/${orderId}`, { headers: auth })).status).toBe(401);
     // no identity ever needed more than its permissions
+    expect(violations()).toEqual([]);
+  });
+
+  it("the panel's screens read through ops its identity may call (menu, store, credentials, orders)", async () => {
+    const owner = await storeUser(stack, 'OWNER');
+    const put = await owner.client.call('PUT', `/panel/api/stores/${owner.merchantId}/menu`, {
+      id: randomUUID(),
+      items: [],
+      categories: [],
+      optionGroups: [],
+    });
+    expect(put.status).toBeLessThan(500);
+    for (const screen of ['', '/menu', '/credentials', '/orders']) {
+      const r = await owner.client.call('GET', `/panel/api/stores/${owner.merchantId}${screen}`);
+      expect({ screen, status: r.status }).toEqual({ screen, status: 200 });
+    }
+    const menu = (await (await owner.client.call('GET', `/panel/api/stores/${owner.merchantId}/menu`)).json()) as {
+      menu: unknown;
+    };
+    expect(menu).toHaveProperty('menu');
     expect(violations()).toEqual([]);
   });
 

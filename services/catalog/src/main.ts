@@ -15,6 +15,7 @@ import type { HandlerDeps } from './handlers/common.ts';
 import { getMenus } from './handlers/get-menus.ts';
 import { getMerchant } from './handlers/get-merchant.ts';
 import { merchantSnapshot } from './handlers/merchant-snapshot.ts';
+import { adminGetMenu } from './handlers/admin-get-menu.ts';
 import { odMenuUpdated } from './handlers/od-menu-updated.ts';
 import { odMerchantStatus } from './handlers/od-merchant-status.ts';
 import { odOnboarding } from './handlers/od-onboarding.ts';
@@ -91,6 +92,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     adminCreate: adminCreate(deps),
     adminGet: adminGet(deps),
     adminPatch: adminPatch(deps),
+    adminGetMenu: adminGetMenu(deps),
     adminPutMenu: adminPutMenu(deps),
     merchantSnapshot: merchantSnapshot(deps),
     odOnboarding: odOnboarding(deps),

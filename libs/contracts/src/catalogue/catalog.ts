@@ -28,6 +28,13 @@ export const CATALOG_OPS = defineOps('catalog', {
     params: merchant,
     body: z.unknown(),
   },
+  /** -> 200 { menu: Menu } (the public menu, also a valid MenuInput) | 404: the panel's menu editor */
+  adminGetMenu: {
+    name: 'admin.merchant.menu',
+    callers: ADMIN_AND_PANEL,
+    area: 'menu',
+    params: merchant,
+  },
   /** body MenuInput (or [MenuInput]) -> 200 Menu | 404 */
   adminPutMenu: {
     name: 'admin.merchant.putMenu',
@@ -59,8 +66,7 @@ export const CATALOG_OPS = defineOps('catalog', {
   /** what orders (intake, edit) and auth (credential creation) need of a store -> 200 | 404 */
   merchantSnapshot: {
     name: 'internal.merchantSnapshot',
-    callers: ['orders', 'auth', 'merchantUser'],
-    area: 'menu',
+    callers: ['orders', 'auth'],
     body: merchant,
     reply: z.custom<MerchantSnapshot>(),
   },

@@ -1,4 +1,4 @@
-import { CATALOG_OPS, INTERNAL_OPS, type MerchantSnapshot } from '@od/contracts';
+import { CATALOG_OPS, type MerchantSnapshot } from '@od/contracts';
 import { z } from 'zod';
 import type { PanelRoutes } from '../context.ts';
 import { requireStore } from '../http/guards.ts';
@@ -17,8 +17,8 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
     '/panel/api/stores/:merchantId/menu',
     { schema: { params }, preHandler: staff },
     async (request, reply) => {
-      const r = await upstream<MerchantSnapshot>(ctx, request, INTERNAL_OPS.merchantSnapshot, {
-        body: { merchantId: request.store!.merchantId },
+      const r = await upstream<Pick<MerchantSnapshot, 'menu'>>(ctx, request, CATALOG_OPS.adminGetMenu, {
+        params: { merchantId: request.store!.merchantId },
       });
       if (r.status !== 200) return relay(reply, r);
       return reply.send({ menu: r.body.menu });

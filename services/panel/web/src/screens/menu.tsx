@@ -77,7 +77,7 @@ export function MenuEditor(props: { store: Store }) {
   useEffect(() => {
     load().catch(() => setMsg({ kind: 'error', text: t('error.generic') }));
   }, [path]);
-  if (!draft) return <p>{t('loading')}</p>;
+  if (!draft) return msg ? <Banner kind={msg.kind}>{msg.text}</Banner> : <p>{t('loading')}</p>;
   const set = (fn: (d: Draft) => void) => {
     const copy = structuredClone(draft);
     fn(copy);
