@@ -149,7 +149,9 @@ describe('secured bus: one NATS identity per service, nothing for anonymous clie
       const r = await owner.client.call('GET', `/panel/api/stores/${owner.merchantId}${screen}`);
       expect({ screen, status: r.status }).toEqual({ screen, status: 200 });
     }
-    const menu = (await (await owner.client.call('GET', `/panel/api/stores/${owner.merchantId}/menu`)).json()) as {
+    const menu = (await (
+      await owner.client.call('GET', `/panel/api/stores/${owner.merchantId}/menu`)
+    ).json()) as {
       menu: unknown;
     };
     expect(menu).toHaveProperty('menu');
