@@ -26,7 +26,7 @@ export function bundleOptions(service: string): BuildOptions {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     sourcemap: 'linked',
     // bundled CommonJS (Prisma's runtime) requires node built-ins: give the ES module a require
     banner: {
