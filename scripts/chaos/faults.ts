@@ -4,11 +4,13 @@
 // a grace for answers already waiting on a dead replica (the gateway's RPC timeout).
 import type { Client } from './http.ts';
 import { sleep } from './http.ts';
-import type { OwnServer } from './servers.ts';
+import type { NatsNode, OwnServer } from './servers.ts';
 import type { ChaosStack } from './stack.ts';
 
 export const FAULT_KINDS = ['kill', 'nats', 'postgres', 'redis'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+/** `natsnode`: one node of a JetStream cluster killed and restarted (`--nats-cluster`), half the time the stream leader */
+export const CLUSTER_FAULT_KINDS = [...FAULT_KINDS, 'natsnode'] as const;
+export type FaultKind = (typeof CLUSTER_FAULT_KINDS)[number];
 
 /**
  * After the stack is healthy again, answers may still fail for a while: a request delivered to a
@@ -53,6 +55,8 @@ export async function injectFault(
     probe: () => Promise<boolean>;
     /** kill only replicas of these services (default: any) */
     killOnly?: string[];
+    /** `--nats-cluster`: the nodes, and the name of the order-event stream's leader now */
+    cluster?: { nodes: NatsNode[]; leader: () => Promise<string | undefined> };
   },
 ): Promise<Fault> {
   const start = Date.now();
@@ -67,6 +71,16 @@ export async function injectFault(
     await deps.stack.killAndRestart(victim, between(300, 1500));
     restored = Date.now();
     await deps.stack.untilReady(victim);
+  } else if (kind === 'natsnode') {
+    if (!deps.cluster) throw new Error('natsnode needs --nats-cluster');
+    const { nodes } = deps.cluster;
+    const leader = Math.random() < 0.5 ? await deps.cluster.leader().catch(() => undefined) : undefined;
+    const victim = nodes.find((n) => n.name === leader) ?? nodes[Math.floor(Math.random() * nodes.length)];
+    target = victim.name === leader ? `${victim.name} (stream leader)` : victim.name;
+    await victim.server.stop();
+    await sleep(between(1000, 3000));
+    await victim.server.start();
+    restored = Date.now();
   } else {
     const server = deps.servers[kind];
     await server.stop();
@@ -82,9 +96,9 @@ export async function injectFault(
  * Fault kinds in an order that gives each kind its turn early (the 2-minute form sees all four):
  * a shuffled round of the four kinds, then shuffled rounds with one more kill.
  */
-export function faultSchedule(count: number): FaultKind[] {
+export function faultSchedule(count: number, kinds: readonly FaultKind[] = FAULT_KINDS): FaultKind[] {
   const shuffled = <T>(xs: T[]) => [...xs].sort(() => Math.random() - 0.5);
-  const out: FaultKind[] = shuffled([...FAULT_KINDS]);
-  while (out.length < count) out.push(...shuffled<FaultKind>([...FAULT_KINDS, 'kill']));
+  const out: FaultKind[] = shuffled([...kinds]);
+  while (out.length < count) out.push(...shuffled<FaultKind>([...kinds, 'kill']));
   return out.slice(0, count);
 }

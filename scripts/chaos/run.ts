@@ -1,4 +1,4 @@
-// `pnpm chaos [--minutes N] [--replicas N] [--stores N] [--workers N] [--lenient]`
+// `pnpm chaos [--minutes N] [--replicas N] [--stores N] [--workers N] [--lenient] [--nats-cluster 3]`
 // Starts its own PostgreSQL, Redis and NATS (JetStream) on spare ports, every service from its bundle
 // with N replicas, drives orders and polls feeds while faults are injected, then checks that
 // nothing was lost or executed twice. Summary on stdout, details in scripts/chaos/results/.
@@ -6,12 +6,23 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { generateRpcKeyPair } from '@od/bus';
+import { names } from '@od/contracts';
 import { SERVICES } from '../services.ts';
-import { type Fault, faultSchedule, injectFault } from './faults.ts';
+import { CLUSTER_FAULT_KINDS, FAULT_KINDS, type Fault, faultSchedule, injectFault } from './faults.ts';
 import { Client, sleep, untilAnswered } from './http.ts';
 import { summary } from './report.ts';
-import { freePort, type OwnServer, ownNats, ownPostgres, ownRedis } from './servers.ts';
+import {
+  freePort,
+  type NatsNode,
+  type OwnServer,
+  ownNats,
+  ownNatsCluster,
+  ownPostgres,
+  ownRedis,
+} from './servers.ts';
 import { buildBundles, type ChaosStack, startChaosStack } from './stack.ts';
 import { type OrderTruth, verify } from './verify.ts';
 import {
@@ -38,6 +49,9 @@ const { values: args } = parseArgs({
     'allow-out-of-order': { type: 'boolean', default: false },
     // kill only replicas of these services (comma-separated, e.g. `feed`): to aim the kills
     kill: { type: 'string', default: '' },
+    // a JetStream cluster of N nodes (the order-event stream at N replicas) instead of one server;
+    // adds the `natsnode` fault: one node killed and restarted, half the time the stream's leader
+    'nats-cluster': { type: 'string', default: '0' },
   },
 });
 const minutes = Number(args.minutes);
@@ -64,12 +78,40 @@ const pickPlan = () => {
   return PLANS[0];
 };
 
+/** The server name of the order-event stream's leader, asked of any node that answers. */
+async function streamLeader(nodes: NatsNode[]): Promise<string | undefined> {
+  for (const node of nodes.filter((n) => n.server.running())) {
+    const nc = await connect({ servers: node.server.url.replace('nats://', ''), timeout: 1000 }).catch(
+      () => null,
+    );
+    if (!nc) continue;
+    try {
+      const jsm = await jetstreamManager(nc);
+      const info = await jsm.streams.info(names('chaos').orderEventsStream);
+      if (info.cluster?.leader) return info.cluster.leader;
+    } catch {
+      // no leader elected right now: ask the next node
+    } finally {
+      await nc.close().catch(() => {});
+    }
+  }
+  return undefined;
+}
+
 async function main(): Promise<number> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logDir = path.join(RESULTS, `logs-${stamp}`);
   mkdirSync(logDir, { recursive: true });
-  log('starting PostgreSQL, Redis and NATS on spare ports');
-  const [pg, redis, nats] = await Promise.all([ownPostgres(), ownRedis(), ownNats()]);
+  const clusterSize = Number(args['nats-cluster']);
+  log(
+    `starting PostgreSQL, Redis and NATS${clusterSize ? ` (a ${clusterSize}-node JetStream cluster)` : ''} on spare ports`,
+  );
+  const cluster = clusterSize > 0 ? await ownNatsCluster(clusterSize) : undefined;
+  const [pg, redis, nats] = await Promise.all([
+    ownPostgres(),
+    ownRedis(),
+    cluster ? Promise.resolve(cluster.all) : ownNats(),
+  ]);
   const servers: Record<'postgres' | 'redis' | 'nats', OwnServer> = { postgres: pg, redis, nats };
   let stack: ChaosStack | undefined;
   // Ctrl-C: never leave our servers and service processes behind
@@ -94,6 +136,7 @@ async function main(): Promise<number> {
       REDIS_URL: redis.url,
       NATS_URL: nats.url,
       NATS_PREFIX: 'chaos',
+      ORDER_EVENTS_REPLICAS: String(clusterSize || 1),
       HOST: '127.0.0.1',
       ADMIN_TOKEN: `chaos-admin-${randomBytes(12).toString('hex')}`,
       JWT_SECRET: randomBytes(32).toString('hex'),
@@ -163,10 +206,20 @@ async function main(): Promise<number> {
     const chaos = (async () => {
       await sleep(8_000);
       // about one fault every 10 s, none in the last 15 s (the stack must settle before the checks)
-      const schedule = faultSchedule(Math.max(4, Math.floor((minutes * 60 - 25) / 10)));
+      const schedule = faultSchedule(
+        Math.max(cluster ? 5 : 4, Math.floor((minutes * 60 - 25) / 10)),
+        cluster ? CLUSTER_FAULT_KINDS : FAULT_KINDS,
+      );
       for (const kind of schedule) {
         if (Date.now() > endAt - 15_000) break;
-        const f = await injectFault(kind, { stack: stack!, servers, client, probe, killOnly });
+        const f = await injectFault(kind, {
+          stack: stack!,
+          servers,
+          client,
+          probe,
+          killOnly,
+          cluster: cluster && { nodes: cluster.nodes, leader: () => streamLeader(cluster.nodes) },
+        });
         faults.push(f);
         log(
           `fault ${kind}${f.target ? ` ${f.target}` : ''}: outage ${f.restored - f.start} ms, ` +
@@ -249,6 +302,7 @@ async function main(): Promise<number> {
           startedAt: new Date(runStart).toISOString(),
           minutes,
           replicas,
+          natsCluster: clusterSize,
           stores: stores.length,
           workers: Number(args.workers),
           verdict,

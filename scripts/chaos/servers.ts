@@ -40,8 +40,9 @@ async function childServer(
   kind: 'redis' | 'nats',
   cmd: string,
   args: (port: number, dir: string) => string[],
+  chosenPort?: number,
 ): Promise<OwnServer> {
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const dir = mkdtempSync(path.join(os.tmpdir(), `od-${kind}-`));
   let child: ChildProcess | undefined;
   const stop = async () => {
@@ -94,6 +95,56 @@ export const ownNats = () =>
     '-sd',
     dir,
   ]);
+
+/** One node of a JetStream cluster: its server name and the OwnServer that runs it. */
+export interface NatsNode {
+  name: string;
+  server: OwnServer;
+}
+
+/**
+ * A JetStream cluster of `size` nats-server nodes on spare ports (client and route port each), every
+ * node routed to every other, each with its own store dir kept across restarts. `all` stops and
+ * starts the whole cluster (the `nats` fault); `nodes` are killed one at a time (the `natsnode` fault).
+ */
+export async function ownNatsCluster(
+  size: number,
+): Promise<{ nodes: NatsNode[]; all: OwnServer; url: string }> {
+  const ports = await Promise.all(Array.from({ length: size }, () => freePort()));
+  const routes = await Promise.all(Array.from({ length: size }, () => freePort()));
+  const routeList = routes.map((p) => `nats://127.0.0.1:${p}`).join(',');
+  const nodes = await Promise.all(
+    ports.map(async (port, i) => ({
+      name: `n${i + 1}`,
+      server: await childServer(
+        'nats',
+        'nats-server',
+        (p, dir) => [
+          ...['-a', '127.0.0.1', '-p', String(p), '-js', '-sd', dir, '-n', `n${i + 1}`],
+          ...['--cluster_name', 'chaos', '--cluster', `nats://127.0.0.1:${routes[i]}`, '--routes', routeList],
+        ],
+        port,
+      ),
+    })),
+  );
+  const url = ports.map((p) => `nats://127.0.0.1:${p}`).join(',');
+  const all: OwnServer = {
+    kind: 'nats',
+    url,
+    port: ports[0],
+    running: () => nodes.every((n) => n.server.running()),
+    start: async () => {
+      await Promise.all(nodes.map((n) => n.server.start()));
+    },
+    stop: async () => {
+      await Promise.all(nodes.map((n) => n.server.stop()));
+    },
+    destroy: async () => {
+      await Promise.all(nodes.map((n) => n.server.destroy()));
+    },
+  };
+  return { nodes, all, url };
+}
 
 /**
  * A PostgreSQL cluster made by initdb in a temp dir (run as the `postgres` user when we are root:

@@ -1,6 +1,6 @@
 // The checks of a chaos run, pure (no I/O): what was driven and what the store's history says,
 // against what each credential's poller received; 5xx against the fault windows.
-import type { Fault, FaultKind } from './faults.ts';
+import { CLUSTER_FAULT_KINDS, type Fault, type FaultKind } from './faults.ts';
 import type { CallRecord } from './http.ts';
 import type { ProcExit } from './stack.ts';
 import type { DrivenOrder, FeedLog, Plan } from './workload.ts';
@@ -191,7 +191,9 @@ export function verify(input: {
   const causeOf = (c: CallRecord) =>
     [...input.faults].reverse().find((f) => c.end >= f.start && c.end <= f.windowEnd);
   const causes = errs.map(causeOf);
-  const faults: FaultStats[] = (['kill', 'nats', 'postgres', 'redis'] as const).map((kind) => {
+  const faults: FaultStats[] = CLUSTER_FAULT_KINDS.filter(
+    (k) => k !== 'natsnode' || input.faults.some((f) => f.kind === k),
+  ).map((kind) => {
     const fs = input.faults.filter((f) => f.kind === kind);
     const recov = fs.map((f) => f.healthy - f.restored);
     return {

@@ -79,7 +79,7 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
       'auth',
       [
         call(INTERNAL_OPS.merchantSnapshot),
-        ...stream(kvStream(credentials), 'INFO', 'CREATE'),
+        ...stream(kvStream(credentials), 'INFO', 'CREATE', 'UPDATE'),
         ...kvWrite(credentials),
       ],
       [serve('auth')],
@@ -129,6 +129,7 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
         `${prefix}.rpc.*.>`,
         ...kvRead(credentials),
         ...kvRead(n.gatewaysBucket),
+        ...stream(kvStream(n.gatewaysBucket), 'UPDATE'),
         ...kvWrite(n.gatewaysBucket),
         n.gatewaySync('*'),
       ],

@@ -120,6 +120,42 @@ export async function ensureOrderEventStream(
   return jsm;
 }
 
-export async function openCredentialsKv(nc: NatsConnection, n: Names): Promise<KV> {
-  return new Kvm(nc).create(n.credentialsBucket, { history: 1 });
+/**
+ * Opens (creating when missing) a KV bucket with `replicas` copies: the bus's durable state lives on
+ * as many JetStream servers as the order-event stream (ORDER_EVENTS_REPLICAS), so losing one node of a
+ * cluster never makes the credentials (or the gateway registry) unreadable. A bucket created earlier
+ * with fewer replicas is raised to `replicas` when `raise` (its writer, which holds STREAM.UPDATE);
+ * others open it as it is.
+ */
+export async function openKv(
+  nc: NatsConnection,
+  bucket: string,
+  opts: { replicas: number; ttl?: number; raise?: boolean },
+  log?: Logger,
+): Promise<KV> {
+  const kv = await new Kvm(nc).create(bucket, {
+    history: 1,
+    replicas: opts.replicas,
+    ...(opts.ttl ? { ttl: opts.ttl } : {}),
+  });
+  if (opts.raise && opts.replicas > 1) {
+    const jsm = await jetstreamManager(nc);
+    const stream = `KV_${bucket}`;
+    const { config } = await jsm.streams.info(stream);
+    if ((config.num_replicas ?? 1) < opts.replicas) {
+      await jsm.streams.update(stream, { ...config, num_replicas: opts.replicas });
+      log?.info({ bucket, replicas: opts.replicas }, 'KV bucket raised to the configured replicas');
+    }
+  }
+  return kv;
+}
+
+/** The credentials bucket (auth writes it and raises its replicas; gateway, feed and webhook read it). */
+export async function openCredentialsKv(
+  nc: NatsConnection,
+  n: Names,
+  replicas = 1,
+  opts: { raise?: boolean; log?: Logger } = {},
+): Promise<KV> {
+  return openKv(nc, n.credentialsBucket, { replicas, raise: opts.raise }, opts.log);
 }

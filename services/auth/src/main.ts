@@ -26,7 +26,10 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const base = await startServiceBase('auth', config, opts, { migrationsDir: MIGRATIONS });
   const db = createDb(base.pool);
   try {
-    const kv = await openCredentialsKv(base.nc, base.names);
+    const kv = await openCredentialsKv(base.nc, base.names, config.ORDER_EVENTS_REPLICAS, {
+      raise: true,
+      log: base.log,
+    });
     const box = createSecretBox(parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY));
     const deps: AuthDeps = {
       db,

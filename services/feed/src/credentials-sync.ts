@@ -21,6 +21,7 @@ export async function startCredentialSync(
   n: Names,
   pool: Pool,
   log: Logger,
+  replicas = 1,
 ): Promise<CredentialSync> {
   const pending = new Map<string, CredentialRecord>();
   let running: Promise<void> | undefined;
@@ -48,7 +49,7 @@ export async function startCredentialSync(
     });
   };
 
-  const view = await watchCredentials(await openCredentialsKv(nc, n), log, (rec) => {
+  const view = await watchCredentials(await openCredentialsKv(nc, n, replicas), log, (rec) => {
     pending.set(rec.clientId, rec);
     kick();
   });

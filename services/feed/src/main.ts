@@ -25,7 +25,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const db = createDb(pool);
   const jsm = await ensureOrderEventStream(nc, n, streamSettings(config), log);
   // credentials first (not required for correctness: a late credential is backfilled)
-  const creds = await startCredentialSync(nc, n, pool, log);
+  const creds = await startCredentialSync(nc, n, pool, log, config.ORDER_EVENTS_REPLICAS);
   const consumer = await startFeedConsumer({ nc, jsm, names: n, pool, log });
   base.attached(FEED_CONSUMER);
   base.onClose(registerFeedGauges(pool));

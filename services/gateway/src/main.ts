@@ -42,9 +42,14 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
   });
   traceRedis(redis, 'gateway');
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
-  const credentials = await watchCredentials(await openCredentialsKv(nc, n), log, undefined, nc);
+  const credentials = await watchCredentials(
+    await openCredentialsKv(nc, n, config.ORDER_EVENTS_REPLICAS),
+    log,
+    undefined,
+    nc,
+  );
   await credentials.ready;
-  const replicas = await joinGatewayRegistry(nc, n, credentials, log);
+  const replicas = await joinGatewayRegistry(nc, n, credentials, log, config.ORDER_EVENTS_REPLICAS);
   // Redis is no readiness condition: without it the gateway degrades (rate limits fail open), and
   // failing readiness would take every replica out at once
   ops.check('bus', busCheck(nc));

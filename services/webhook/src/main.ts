@@ -37,7 +37,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const { log, nc, pool } = base;
   const db = createDb(pool);
   const secrets = new SecretsSource(base.rpc);
-  const kv = await openCredentialsKv(nc, base.names);
+  const kv = await openCredentialsKv(nc, base.names, config.ORDER_EVENTS_REPLICAS);
   let onCredential: (rec: CredentialRecord) => void = () => {};
   const credentials = await watchCredentials(kv, log, (rec) => {
     secrets.invalidate(rec.clientId);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { CONFIRM_TIMEOUT_MS, type CredentialsView, confirmAtGateways } from '@od/bus';
+import { CONFIRM_TIMEOUT_MS, type CredentialsView, confirmAtGateways, openKv } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Logger } from '@od/logger';
 
@@ -39,9 +39,10 @@ export async function joinGatewayRegistry(
   n: Names,
   view: CredentialsView,
   log: Logger,
+  replicas = 1,
 ): Promise<GatewayReplicas> {
   const id = `gw_${randomBytes(6).toString('hex')}`;
-  const kv: KV = await new Kvm(nc).create(n.gatewaysBucket, { history: 1, ttl: REGISTRY_TTL_MS });
+  const kv: KV = await openKv(nc, n.gatewaysBucket, { replicas, ttl: REGISTRY_TTL_MS, raise: true }, log);
   const entry = JSON.stringify({ id, host: hostname(), pid: process.pid, since: new Date().toISOString() });
   let lastBeat = Date.now();
   const beat = async () => {
