@@ -1,11 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { cleanupNats } from '@od/testing';
+import { BUS_IDENTITIES, type BusIdentity, generateRpcKeyPair, natsServerConfig } from '@od/bus';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from '../../scripts/chaos/servers.ts';
+import { findNatsServer, type RunningNats, startNatsServer } from '../../scripts/lib/nats-server.ts';
 import { ROOT, SERVICES } from '../../scripts/services.ts';
 import { rss } from './proc.ts';
 
@@ -93,6 +95,8 @@ export async function startBare(): Promise<{ url: string; proc: Proc }> {
 }
 
 export interface ProcessStack {
+  /** the secured nats-server of this stack (as `pnpm start` runs one) */
+  nats: RunningNats;
   publicUrl: string;
   adminUrl: string;
   adminToken: string;
@@ -113,7 +117,29 @@ export async function startProcessStack(opts: {
   log: (m: string) => void;
 }): Promise<ProcessStack> {
   const baseDb = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  // the bus as `pnpm start` and production run it: a nats-server of its own with one identity per
+  // service and the generated permissions (signed requests, no anonymous access)
+  const bin = findNatsServer();
+  if (!bin) throw new Error('nats-server not found (NATS_SERVER_BIN, PATH or /usr/sbin/nats-server)');
+  const natsDir = mkdtempSync(path.join(os.tmpdir(), 'od-bench-nats-'));
+  const natsPort = await freePort();
+  const passwords = Object.fromEntries(
+    BUS_IDENTITIES.map((id) => [id, randomBytes(18).toString('base64url')]),
+  ) as Record<BusIdentity, string>;
+  const nats = await startNatsServer({
+    bin,
+    dir: natsDir,
+    port: natsPort,
+    config: (storeDir) =>
+      natsServerConfig({ prefix: opts.prefix, listen: `127.0.0.1:${natsPort}`, storeDir, passwords }),
+  });
+  const natsUrl = nats.url;
+  const keys = Object.fromEntries(SERVICES.map((svc) => [svc, generateRpcKeyPair()]));
+  const serviceEnv = (svc: string) => ({
+    NATS_USER: svc,
+    NATS_PASSWORD: passwords[svc as BusIdentity],
+    RPC_SIGNING_KEY: keys[svc].signingKey,
+  });
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const dbName = `od_${opts.prefix}`;
 
@@ -123,7 +149,6 @@ export async function startProcessStack(opts: {
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
-  await cleanupNats(natsUrl, opts.prefix);
   await deleteRedisKeys(redisUrl, `${opts.prefix}:*`);
 
   const dbUrl = new URL(baseDb);
@@ -147,6 +172,9 @@ export async function startProcessStack(opts: {
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     RATE_LIMIT_ENABLED: 'false',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    CLIENT_SECRET_KEY: randomBytes(32).toString('hex'),
+    SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    RPC_PUBLIC_KEYS: SERVICES.map((svc) => `${svc}=${keys[svc].publicKey}`).join(','),
     ...opts.env,
   };
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -191,11 +219,14 @@ export async function startProcessStack(opts: {
   };
   try {
     // services in parallel (each applies its own migrations under an advisory lock), gateway last
-    for (const s of SERVICES.filter((x) => x !== 'gateway')) procs.set(s, spawnNode(s, script(s), env));
-    procs.set('gateway', spawnNode('gateway', script('gateway'), env));
+    for (const s of SERVICES.filter((x) => x !== 'gateway'))
+      procs.set(s, spawnNode(s, script(s), { ...env, ...serviceEnv(s) }));
+    procs.set('gateway', spawnNode('gateway', script('gateway'), { ...env, ...serviceEnv('gateway') }));
     await waitHealthy();
   } catch (e) {
     await stopAll();
+    await nats.stop();
+    rmSync(natsDir, { recursive: true, force: true });
     throw e;
   }
   opts.log(`stack up: public ${publicUrl}, admin ${adminUrl}, database ${dbName}, prefix ${opts.prefix}`);
@@ -210,6 +241,7 @@ export async function startProcessStack(opts: {
   };
 
   return {
+    nats,
     publicUrl,
     adminUrl,
     adminToken,
@@ -218,12 +250,16 @@ export async function startProcessStack(opts: {
     async restartGateway(extraEnv) {
       samplePeaks();
       await procs.get('gateway')!.stop();
-      procs.set('gateway', spawnNode('gateway', script('gateway'), { ...env, ...extraEnv }));
+      procs.set(
+        'gateway',
+        spawnNode('gateway', script('gateway'), { ...env, ...serviceEnv('gateway'), ...extraEnv }),
+      );
       await waitHealthy();
     },
     async stop(o = {}) {
       await stopAll();
-      await cleanupNats(natsUrl, opts.prefix).catch(() => {});
+      await nats.stop().catch(() => {});
+      rmSync(natsDir, { recursive: true, force: true });
       await deleteRedisKeys(redisUrl, `${opts.prefix}:*`).catch(() => {});
       if (!o.keepDatabase) {
         const c = new pg.Client({ connectionString: baseDb });

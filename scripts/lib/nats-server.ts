@@ -25,6 +25,7 @@ export function findNatsServer(env = process.env): string | undefined {
 export interface RunningNats {
   url: string;
   port: number;
+  pid: number;
   /** everything the server wrote so far (permission violations are logged there) */
   output(): string;
   stop(): Promise<void>;
@@ -69,6 +70,7 @@ export async function startNatsServer(opts: {
   return {
     url: `nats://127.0.0.1:${opts.port}`,
     port: opts.port,
+    pid: child.pid!,
     output: () => out,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -22,6 +22,9 @@ export type StartFn<H extends ServiceHandle = ServiceHandle> = (
   opts?: StartOptions,
 ) => Promise<H>;
 
+/** How long a failing start is tried again before the process exits (1). */
+export const START_RETRY_MS = 60_000;
+
 /** Entry point of a service process: config from env, logger, graceful stop on SIGINT/SIGTERM. */
 export async function runMain(name: string, start: StartFn): Promise<void> {
   let config: Config;
@@ -39,11 +42,23 @@ export async function runMain(name: string, start: StartFn): Promise<void> {
   log.level = config.LOG_LEVEL;
   if (initTracing(name, process.env, (m) => log.warn(m))) log.info('tracing: exporting spans over OTLP');
   let handle: ServiceHandle;
-  try {
-    handle = await start(config, { log });
-  } catch (e) {
-    log.fatal({ err: e }, `${name} failed to start`);
-    process.exit(1);
+  // A dependency that is not answering yet (PostgreSQL restarting, a JetStream cluster electing its
+  // leaders after a restart) fails a start; it is tried again for START_RETRY_MS before the process
+  // gives up, so an orchestrator's restart loop (and its back-off) is left for what does not pass.
+  const giveUpAt = Date.now() + START_RETRY_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      handle = await start(config, { log });
+      break;
+    } catch (e) {
+      if (Date.now() >= giveUpAt) {
+        log.fatal({ err: e, attempt }, `${name} failed to start`);
+        process.exit(1);
+      }
+      const waitMs = Math.min(5000, 500 * 2 ** (attempt - 1));
+      log.warn({ err: e, attempt, waitMs }, `${name} could not start yet; trying again`);
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
   }
   log.info(`${name} started`);
   // a supervisor (scripts/start.ts) learns readiness over IPC, whatever the log level
