@@ -56,9 +56,9 @@ export function lineChart(opts: {
   const xAt = (i: number) => M.left + (opts.x.length === 1 ? iw / 2 : (iw * i) / (opts.x.length - 1));
   const yAt = (v: number) => H - M.bottom - (ih * v) / max;
   const body = [...yAxis(max)];
-  opts.x.forEach((label, i) =>
-    body.push(`<text x="${xAt(i)}" y="${H - M.bottom + 20}" text-anchor="middle">${esc(label)}</text>`),
-  );
+  opts.x.forEach((label, i) => {
+    body.push(`<text x="${xAt(i)}" y="${H - M.bottom + 20}" text-anchor="middle">${esc(label)}</text>`);
+  });
   opts.series.forEach((s, k) => {
     const color = COLORS[k % COLORS.length];
     const pts = s.values.map((v, i) => (v === null ? null : `${xAt(i)},${yAt(v)}`)).filter(Boolean);
