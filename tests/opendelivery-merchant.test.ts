@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * (a stub HTTPS server serving the official YAML's own `merchantExample`) registers its
  * `GET /v1/merchant`, notifies `POST /v1/menuUpdated`, and the store and its menu are replaced.
  */
-const SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'];
+const SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read', 'merchant:write'];
 const POS_MERCHANT_ID = '22815773000169-dbc7e35a-c936-4665-9e13-eb55eb8b6824';
 const API_KEY = `chave-${randomUUID()}`;
 

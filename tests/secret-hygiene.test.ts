@@ -156,7 +156,7 @@ describe('secret hygiene', () => {
     const { merchantId } = await createMerchant(stack);
     const c = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
       name: 'pdv od',
-      scopes: ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'],
+      scopes: ['orders:read', 'orders:write', 'merchant:read', 'catalog:read', 'merchant:write'],
       deliveryMode: 'WEBHOOK',
       webhookUrl: `${receiver.url}/od`,
       apiProfile: 'OPEN_DELIVERY',

@@ -1,7 +1,9 @@
+import { DEFAULT_SCOPES, SCOPES } from '@od/contracts';
 import { type Command, Option } from 'commander';
 import { type Ctx, enc, patchCommand, UsageError } from '../lib/context.ts';
 
-export const ALL_SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'];
+/** every scope but the store-write grant (`merchant:write`), which is given only when named */
+export const ALL_SCOPES: readonly string[] = DEFAULT_SCOPES;
 const MODES = ['POLLING', 'WEBHOOK', 'BOTH'];
 
 export function registerCredential(program: Command, ctx: Ctx): void {
@@ -11,7 +13,11 @@ export function registerCredential(program: Command, ctx: Ctx): void {
     .command('create <merchantId>')
     .description('POST /admin/v1/merchants/{merchantId}/credentials (secrets are shown only here)')
     .option('--name <name>', 'credential name', 'odctl')
-    .option('--scopes <list>', 'comma separated scopes', ALL_SCOPES.join(','))
+    .option(
+      '--scopes <list>',
+      `comma separated scopes among ${SCOPES.join(', ')}; merchant:write (changes the store through Open Delivery) only when named`,
+      ALL_SCOPES.join(','),
+    )
     .addOption(new Option('--mode <mode>', 'delivery mode').choices(MODES).default('POLLING'))
     .option('--webhook-url <url>', 'HTTPS URL, required for WEBHOOK and BOTH')
     .option('--marketplace', 'include marketplace-channel orders in the feed')

@@ -26,7 +26,7 @@ import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '
 import type { Logger } from '@od/logger';
 import { rpcClientCall, rpcServerCall } from '@od/telemetry';
 import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller.ts';
-import { merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
+import { credentialRefusal, merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
 
 const enc = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -188,7 +188,9 @@ async function handle<O extends OpSpec>(
       const refusal =
         caller.kind === 'merchantUser'
           ? await merchantUserRefusal(op, caller, { params, body }, opts.storeOf ?? {}, traceId)
-          : null;
+          : caller.kind === 'credential'
+            ? credentialRefusal(op, caller, traceId)
+            : null;
       const served = {
         traceId,
         caller,

@@ -1,6 +1,6 @@
 import { type OpSpec, PANEL_AREAS, type Principal, RPC } from '@od/contracts';
 import { describe, expect, it } from 'vitest';
-import { merchantUserRefusal } from './store-scope.ts';
+import { credentialRefusal, merchantUserRefusal } from './store-scope.ts';
 
 const STORE = '6f1b7a2e-0000-4000-8000-000000000001';
 const OTHER = '6f1b7a2e-0000-4000-8000-000000000002';
@@ -40,5 +40,30 @@ describe('merchant-user store scope', () => {
     const forUsers = ops.filter((o) => o.callers !== 'any' && o.callers.includes('merchantUser'));
     expect(forUsers.length).toBeGreaterThan(10);
     expect(forUsers.filter((o) => !o.area).map((o) => `${o.service}.${o.name}`)).toEqual([]);
+  });
+});
+
+describe('credential scope at the serving service', () => {
+  const cred = (scopes: string[]): Extract<Principal, { kind: 'credential' }> => ({
+    kind: 'credential',
+    clientId: 'odc_x',
+    merchantId: STORE,
+    scopes,
+  });
+  const write: OpSpec = { service: 'catalog', name: 'w', callers: ['credential'], scope: 'merchant:write' };
+  it('lets through a principal holding the op scope', () => {
+    expect(credentialRefusal(write, cred(['merchant:read', 'merchant:write']), 't')).toBeNull();
+  });
+  it('answers 403 insufficient_scope to read scopes, and 403 for an op that declares no scope', () => {
+    const r = credentialRefusal(write, cred(['merchant:read', 'catalog:read', 'orders:write']), 't');
+    expect(r?.status).toBe(403);
+    expect(r?.body).toMatchObject({ error: 'insufficient_scope' });
+    expect(credentialRefusal({ ...write, scope: undefined }, cred(['merchant:write']), 't')?.status).toBe(403);
+  });
+  it('every op a credential may call declares its scope', () => {
+    const ops = Object.values(RPC).flatMap((c) => Object.values(c) as OpSpec[]);
+    const forCredentials = ops.filter((o) => o.callers !== 'any' && o.callers.includes('credential'));
+    expect(forCredentials.length).toBeGreaterThan(8);
+    expect(forCredentials.filter((o) => !o.scope).map((o) => `${o.service}.${o.name}`)).toEqual([]);
   });
 });

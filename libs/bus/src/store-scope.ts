@@ -48,3 +48,17 @@ export async function merchantUserRefusal(
   }
   return null;
 }
+
+/**
+ * A credential acts only within its grant, checked by the service that serves the op, not only by
+ * the gateway's bearer check: the op must declare the scope it needs (else 403: fail closed) and
+ * the verified principal must hold it (else 403 insufficient_scope). Returns null when it may go on.
+ */
+export function credentialRefusal(
+  op: OpSpec,
+  caller: Extract<Principal, { kind: 'credential' }>,
+  traceId: string,
+): HttpError | null {
+  if (!op.scope) return errors.rpcForbidden(traceId);
+  return caller.scopes.includes(op.scope) ? null : errors.insufficientScope(op.scope);
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CREDENTIAL_OPS } from './catalogue/auth.ts';
-import { API_PROFILES, type CredentialRecord, DELIVERY_MODES, SCOPES } from './credentials.ts';
+import { API_PROFILES, type CredentialRecord, DELIVERY_MODES } from './credentials.ts';
+import { SCOPES } from './scopes.ts';
 import { TEXT, text } from './limits.ts';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';

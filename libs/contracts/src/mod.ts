@@ -15,6 +15,7 @@ export * from './ops.ts';
 export * from './order.ts';
 export * from './panel.ts';
 export * from './rpc.ts';
+export * from './scopes.ts';
 export * from './subjects.ts';
 export * from './token.ts';
 export * from './webhook.ts';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AuthContext, Caller, PanelArea, Principal, RpcResult } from './rpc.ts';
+import type { Scope } from './scopes.ts';
 import type { ServiceName } from './subjects.ts';
 
 /**
@@ -18,6 +19,11 @@ export interface OpSpec {
    * belongs to the user's store, whatever the panel already checked (libs/bus/src/store-scope.ts).
    */
   readonly area?: PanelArea;
+  /**
+   * The credential scope the op needs (required when `credential` is a caller): the owning service
+   * checks it on the verified principal, whatever the gateway already checked (libs/bus/src/store-scope.ts).
+   */
+  readonly scope?: Scope;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;

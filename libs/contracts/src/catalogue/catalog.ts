@@ -8,9 +8,9 @@ const merchant = z.object({ merchantId: z.string() });
 /** RPC ops of the catalog service. Admin bodies are validated by the service (admin error form). */
 export const CATALOG_OPS = defineOps('catalog', {
   /** public: the credential's own store -> 200 Merchant | 404 ProblemDetails */
-  getMerchant: { name: 'merchant.get', callers: ['credential'], params: merchant },
+  getMerchant: { name: 'merchant.get', callers: ['credential'], scope: 'merchant:read', params: merchant },
   /** public: -> 200 [Menu] | 404 ProblemDetails */
-  getMenus: { name: 'merchant.menus', callers: ['credential'], params: merchant },
+  getMenus: { name: 'merchant.menus', callers: ['credential'], scope: 'catalog:read', params: merchant },
   /** body MerchantCreate -> 201 AdminMerchant */
   adminCreate: { name: 'admin.merchant.create', callers: ['admin'], body: z.unknown() },
   /** -> 200 AdminMerchant | 404 { error: not_found } */
@@ -50,6 +50,7 @@ export const CATALOG_OPS = defineOps('catalog', {
   odOnboarding: {
     name: 'od.merchantOnboarding',
     callers: ['credential'],
+    scope: 'merchant:write',
     query: z.object({ merchantId: z.string() }),
     body: z.unknown(),
   },
@@ -57,10 +58,16 @@ export const CATALOG_OPS = defineOps('catalog', {
   odMerchantStatus: {
     name: 'od.merchantStatus',
     callers: ['credential'],
+    scope: 'merchant:read',
     query: z.object({ merchantId: z.string() }),
   },
   /** POST /v1/menuUpdated body MerchantUpdate (or none) -> 204 | 400 (reads GET /v1/merchant) */
-  odMenuUpdated: { name: 'od.menuUpdated', callers: ['credential'], body: z.unknown() },
+  odMenuUpdated: {
+    name: 'od.menuUpdated',
+    callers: ['credential'],
+    scope: 'merchant:write',
+    body: z.unknown(),
+  },
   /** -> 200 { activeKeyId, resealed, unreadable }: point-of-sale api keys sealed under the active key */
   rotateKey: { name: 'admin.secrets.rotateKey', callers: ['admin'] },
   /** what orders (intake, edit) and auth (credential creation) need of a store -> 200 | 404 */

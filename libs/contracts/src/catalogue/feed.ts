@@ -6,9 +6,9 @@ import { ADMIN_AND_PANEL } from '../rpc.ts';
 /** Feed service RPC operations. */
 export const FEED_OPS = defineOps('feed', {
   /** query { limit } -> 200 raw JSON array of envelopes (bytes built by PostgreSQL) */
-  poll: { name: 'events.poll', callers: ['credential'], query: pollQuerySchema },
+  poll: { name: 'events.poll', callers: ['credential'], scope: 'orders:read', query: pollQuerySchema },
   /** body [{ id }] (validated by the handler, SPEC messages) -> 202 { acknowledged } */
-  ack: { name: 'events.ack', callers: ['credential'], body: z.unknown() },
+  ack: { name: 'events.ack', callers: ['credential'], scope: 'orders:read', body: z.unknown() },
   /** params { clientId }; query { limit?, before?, state? } -> 200 AdminFeedPage | 404 */
   adminEvents: {
     name: 'admin.credentialEvents',

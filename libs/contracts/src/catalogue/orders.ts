@@ -28,8 +28,8 @@ const adminBody = z.unknown();
  * - adminCancellationRequest ({ by, reason? }) and adminCancellationDecision (accept | deny) -> 202
  */
 export const ORDER_OPS = defineOps('orders', {
-  get: { name: 'get', callers: ['credential'], params: order },
-  action: { name: 'action', callers: ['credential'], params: orderAction, body: z.unknown() },
+  get: { name: 'get', callers: ['credential'], scope: 'orders:read', params: order },
+  action: { name: 'action', callers: ['credential'], scope: 'orders:write', params: orderAction, body: z.unknown() },
   adminCreate: {
     name: 'admin.create',
     callers: ADMIN_AND_PANEL,
@@ -59,16 +59,18 @@ export const ORDER_OPS = defineOps('orders', {
   handshake: {
     name: 'handshake',
     callers: ['credential'],
+    scope: 'orders:write',
     params: z.object({ orderId: z.string(), step: z.enum(HANDSHAKE_STEPS) }),
     body: z.unknown(),
   },
   validateCode: {
     name: 'validateCode',
     callers: ['credential'],
+    scope: 'orders:read',
     params: order,
     query: z.object({ deliveryCode: z.string() }),
   },
-  tracking: { name: 'tracking', callers: ['credential'], params: order, body: z.unknown() },
+  tracking: { name: 'tracking', callers: ['credential'], scope: 'orders:write', params: order, body: z.unknown() },
   adminCancellationRequest: {
     name: 'admin.cancellationRequest',
     callers: ['admin'],

@@ -49,8 +49,8 @@ function verifierOf(ctx: GatewayContext): Verify {
 /**
  * Bearer check of a public route: a valid HS256 token (else 401, empty body), a live credentials
  * view (else 503: see credentials-sync.ts), a credential that is still ACTIVE at this very moment
- * (pushed status: else 401 invalid_token), the route's scope (else 403 insufficient_scope), then the
- * per-credential limiter.
+ * (pushed status: else 401 invalid_token), the route's scope among the credential's CURRENT scopes
+ * (same view; else 403 insufficient_scope), then the per-credential limiter.
  * Registered as the route's `onRequest` hook: it runs before the body is read and before path,
  * query and body are validated, so a request without a valid token answers 401 whatever it carries
  * (SPEC Authentication 7), and every authenticated request counts against the limiter.
@@ -84,7 +84,9 @@ export function bearer(ctx: GatewayContext, scope: Scope): onRequestAsyncHookHan
     if (cred?.status !== 'ACTIVE' || cred.merchantId !== claims.merchant_id) {
       return sendError(reply, errors.invalidToken());
     }
-    const scopes = claims.scope.split(' ');
+    // the credential's scopes as they are now (pushed by auth), not the token's `scope` claim: a
+    // grant withdrawn after the token was issued is withdrawn at the next request
+    const scopes: string[] = cred.scopes;
     if (!scopes.includes(scope)) return sendError(reply, errors.insufficientScope(scope));
     const limit = await ctx.limiter.credential(claims.client_id);
     reply.headers(limit.headers);

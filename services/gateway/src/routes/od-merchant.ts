@@ -28,14 +28,14 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
       schema: {
         tags,
         summary:
-          'Open Delivery: register where the point of sale serves GET /v1/merchant (scope merchant:read)',
+          'Open Delivery: register where the point of sale serves GET /v1/merchant (scope merchant:write)',
         description:
           'Body MerchantAPIInfo. 201 with the registration (apiKey left out) the first time, 204 after. The URL must be https without credentials; its address is checked at each read. OPEN_DELIVERY credentials only.',
         security: [{ bearer: [] }],
         querystring: query,
         body: merchantApiInfoSchema,
       },
-      onRequest: guard('merchant:read'),
+      onRequest: guard('merchant:write'),
     },
     (request, reply) =>
       forward(ctx, request, reply, CATALOG_OPS.odOnboarding, {
@@ -75,7 +75,7 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
         schema: {
           tags,
           summary:
-            'Open Delivery: the point of sale changed its merchant; read it again (scope catalog:read)',
+            'Open Delivery: the point of sale changed its merchant; read it again (scope merchant:write)',
           description:
             'Empty body or entityType + updatedObjects: the platform reads GET /v1/merchant (https, SSRF rules, 10 s, 4 MiB), validates it against the standard Merchant schema and replaces the store and its menu; 204 when done, 400 naming the problem otherwise (nothing changes). merchantStatus alone opens or closes the store. OPEN_DELIVERY credentials only.',
           security: [{ bearer: [] }],
@@ -85,7 +85,7 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
           route.httpPart === 'body'
             ? (data: unknown) => ({ value: data })
             : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
-        onRequest: guard('catalog:read'),
+        onRequest: guard('merchant:write'),
       },
       (request, reply) => menuUpdated(ctx, request, reply),
     );
