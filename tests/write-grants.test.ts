@@ -143,10 +143,14 @@ describe('write grants (catalog + auth, two gateways, HTTP only)', () => {
   });
 
   it('catalog refuses a write op to a principal without merchant:write, whatever the gateway did', async () => {
+    const status = async () =>
+      (await (await stack.admin('GET', `/admin/v1/merchants/${merchantId}`)).json()).status as string;
+    const before = await status();
+    const flip = before === 'AVAILABLE' ? 'UNAVAILABLE' : 'AVAILABLE';
     const call = (scopes: string[]) =>
       stack.gateway.ctx.rpc.call(
         CATALOG_OPS.odMenuUpdated,
-        { body: { merchantStatus: 'AVAILABLE' } },
+        { body: { merchantStatus: flip } },
         {
           traceId: randomUUID(),
           principal: { kind: 'credential', clientId: reader.clientId, merchantId, scopes },
@@ -155,10 +159,9 @@ describe('write grants (catalog + auth, two gateways, HTTP only)', () => {
     const refused = await call([...DEFAULT_SCOPES]);
     expect(refused.status).toBe(403);
     expect(JSON.parse(new TextDecoder().decode(refused.body))).toMatchObject({ error: 'insufficient_scope' });
-    expect((await (await stack.admin('GET', `/admin/v1/merchants/${merchantId}`)).json()).status).toBe(
-      'UNAVAILABLE',
-    );
+    expect(await status()).toBe(before);
     expect((await call([...DEFAULT_SCOPES, 'merchant:write'])).status).toBe(204);
+    expect(await status()).toBe(flip);
   });
 
   it("a scope withdrawn after the token was issued is refused at the next request, at every replica", async () => {

@@ -30,6 +30,24 @@ export async function watchCredentials(
   nc?: NatsConnection,
 ): Promise<CredentialsView> {
   const byId = new Map<string, CredentialRecord>();
+  // store -> its credentials: an event's recipients are found without scanning every credential
+  const byStore = new Map<string, Map<string, CredentialRecord>>();
+  const unindex = (rec: CredentialRecord | undefined) => {
+    if (!rec) return;
+    const store = rec.merchantId.toLowerCase();
+    const of = byStore.get(store);
+    of?.delete(rec.clientId);
+    if (of?.size === 0) byStore.delete(store);
+  };
+  const index = (rec: CredentialRecord) => {
+    const prior = byId.get(rec.clientId);
+    if (prior && prior.merchantId.toLowerCase() !== rec.merchantId.toLowerCase()) unindex(prior);
+    byId.set(rec.clientId, rec);
+    const store = rec.merchantId.toLowerCase();
+    let of = byStore.get(store);
+    if (!of) byStore.set(store, (of = new Map()));
+    of.set(rec.clientId, rec);
+  };
   let rev = 0;
   const waiters = new Set<{ rev: number; resolve: (ok: boolean) => void }>();
   const status = await kv.status();
@@ -66,12 +84,13 @@ export async function watchCredentials(
       if (e.operation === 'PUT') {
         try {
           const rec = credentialRecordSchema.parse(e.json());
-          byId.set(rec.clientId, rec);
+          index(rec);
           onChange?.(rec);
         } catch (err) {
           log.error({ err, key: e.key }, 'bad credential record in KV');
         }
       } else {
+        unindex(byId.get(e.key));
         byId.delete(e.key);
       }
       if (e.delta === 0) markReady();
@@ -85,10 +104,7 @@ export async function watchCredentials(
   }
   return {
     get: (id) => byId.get(id),
-    byMerchant: (m) => {
-      const lower = m.toLowerCase();
-      return [...byId.values()].filter((c) => c.merchantId.toLowerCase() === lower);
-    },
+    byMerchant: (m) => [...(byStore.get(m.toLowerCase())?.values() ?? [])],
     revision: () => rev,
     waitForRevision: (want, timeoutMs = 2000) =>
       rev >= want

@@ -103,6 +103,11 @@ export const envSchema = z.object({
       '<signer>=<key>,... (pnpm odctl rpc-keys)',
     )
     .optional(),
+  /**
+   * Credentials per store that are not revoked (auth refuses the next with 409
+   * credential_limit_reached): every order event fans out to each of them.
+   */
+  CREDENTIALS_PER_STORE_MAX: z.coerce.number().int().min(1).max(1000).default(20),
   RATE_LIMIT_ENABLED: z
     .enum(['true', 'false'])
     .default('true')

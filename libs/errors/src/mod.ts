@@ -235,6 +235,13 @@ export const errors = {
     status: 400,
     body: { error: 'validation_error', message, ...(fieldErrors ? { errors: fieldErrors } : {}) },
   }),
+  /** auth: the store already has CREDENTIALS_PER_STORE_MAX credentials that are not revoked */
+  credentialLimitReached: (max: number) =>
+    business(
+      409,
+      'credential_limit_reached',
+      `O estabelecimento já tem ${max} credenciais ativas ou pausadas; revogue uma antes de criar outra.`,
+    ),
   adminNotFound: (what: string) => business(404, 'not_found', `${what} não encontrado.`),
   adminUnauthorized: () => business(401, 'unauthorized', 'Token de administração ausente ou inválido.'),
 };

@@ -36,6 +36,15 @@ export const listByMerchant = (db: Db, merchantId: string) =>
   db.credential.findMany({ where: { merchantId }, orderBy: [{ createdAt: 'asc' }, { clientId: 'asc' }] });
 
 /**
+ * Credentials of a store that are not revoked, counted under a transaction-scoped advisory lock of
+ * the store: a second creation for the same store waits until the first commits, then counts it.
+ */
+export async function countLiveOfStore(tx: Tx, merchantId: string): Promise<number> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`credential-cap:${merchantId}`}, 0))`;
+  return tx.credential.count({ where: { merchantId, status: { not: 'REVOKED' } } });
+}
+
+/**
  * Runs `fn` with the credential's row locked (SELECT ... FOR UPDATE) so that concurrent changes of
  * one credential, and their KV publications, happen one after the other. `undefined` = unknown.
  */

@@ -8,7 +8,7 @@ import {
   type OpHandler,
 } from '@od/contracts';
 import { errors, HttpException, parseAdminBody } from '@od/errors';
-import { createWebhookSecret, sealedClientSecret, toRecord } from '../db/credentials.ts';
+import { countLiveOfStore, createWebhookSecret, sealedClientSecret, toRecord, type Tx } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import {
   generateClientId,
@@ -38,6 +38,16 @@ async function assertMerchantExists(deps: AuthDeps, merchantId: string, traceId:
   throw new HttpException(errors.unavailable(traceId));
 }
 
+/**
+ * Every order event fans out to each live credential of its store: at most `max` that are not
+ * revoked. Creations of one store are serialized by a transaction lock, so concurrent requests
+ * cannot pass the count together.
+ */
+async function assertBelowCap(tx: Tx, merchantId: string, max: number): Promise<void> {
+  if ((await countLiveOfStore(tx, merchantId)) >= max)
+    throw new HttpException(errors.credentialLimitReached(max));
+}
+
 /** credentials.create { merchantId, body } -> 201 CredentialChange with clientSecret and webhookSecret */
 export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_OPS.create> {
   return async (req) => {
@@ -53,6 +63,7 @@ export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
     const webhookSecret = webhookUrl ? generateWebhookSecret() : null;
     const apiProfile = body.apiProfile ?? 'SPEC';
     const change = await deps.db.$transaction(async (tx) => {
+      await assertBelowCap(tx, merchantId.toLowerCase(), deps.config.CREDENTIALS_PER_STORE_MAX);
       const row = await tx.credential.create({
         data: {
           clientId,
