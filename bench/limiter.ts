@@ -83,7 +83,7 @@ export async function benchLimiter(ctx: BenchContext): Promise<void> {
       name: 'limiter check (one Redis script, sequential)',
       p50Ms: Number(p.p50Ms.toFixed(3)),
       p99Ms: Number(p.p99Ms.toFixed(3)),
-      extra: { samples: p.count, failOpen: limiter.stats().failOpen },
+      extra: { samples: p.count, fallback: limiter.stats().fallback },
     });
   } finally {
     const keys = await redis.keys(`${prefix}:*`);

@@ -6,7 +6,7 @@ import { type OwnServer, ownNats, ownPostgres, ownRedis } from '../scripts/chaos
 /**
  * Degrade fast, recover alone (issue 9 item 5), against our OWN PostgreSQL, Redis and NATS: with one
  * of them stopped the gateway answers within 1 s (503 + Retry-After, or served where SPEC allows:
- * the rate limiter fails open), and once it is back the same service processes serve again.
+ * the rate limiter counts on each replica alone), and once it is back the same service processes serve again.
  */
 const BUDGET_MS = 1000;
 
@@ -94,7 +94,7 @@ describe('degrade fast, recover alone (own servers)', { timeout: 120_000 }, () =
     await Promise.all([pgServer, redis, nats].map((s) => s?.destroy()));
   });
 
-  it('Redis down: reads are served (limiter fails open), keyed actions 503 fast; then recover', async () => {
+  it('Redis down: reads are served (limits counted by the replica), keyed actions 503 fast; then recover', async () => {
     await redis.stop();
     for (let i = 0; i < 3; i++) {
       const r = await getOrder();
@@ -113,7 +113,7 @@ describe('degrade fast, recover alone (own servers)', { timeout: 120_000 }, () =
     await pollUntil(orderId, 'CONFIRMED');
   });
 
-  it('Redis hung (SIGSTOP): a keyed action still answers within 1 s (limiter open, 503); then recover', async () => {
+  it('Redis hung (SIGSTOP): a keyed action still answers within 1 s (local limits, 503); then recover', async () => {
     const id = (await createOrder(stack, merchantId)).id;
     redis.pause!();
     try {

@@ -244,11 +244,11 @@ describe('Idempotency-Key through HTTP', () => {
 });
 
 describe('Redis unreachable (last: it cuts this stack off Redis)', () => {
-  it('keyed action: 503 retryable, nothing executed; unkeyed: executes; limiter fails open and counts', async () => {
+  it('keyed action: 503 retryable, nothing executed; unkeyed: executes; limits counted by the replica', async () => {
     const o = await createOrder(stack, merchantId);
     const gw = stack.gateways[1];
     gw.ctx.redis.disconnect();
-    const before = gw.ctx.limiter.stats().failOpen;
+    const before = gw.ctx.limiter.stats().fallback;
     const keyed = await act(o.id, 'confirm', { key: randomUUID(), gw: 1 });
     expect(keyed.status).toBe(503);
     expect(keyed.headers.get('retry-after')).toBeTruthy();
@@ -256,6 +256,24 @@ describe('Redis unreachable (last: it cuts this stack off Redis)', () => {
     expect(await situation(o.id)).toBe('PENDING');
     const plain = await act(o.id, 'confirm', { gw: 1 });
     expect(await plain.json()).toEqual({ status: 'accepted', situation: 'ACCEPTED' });
-    expect(gw.ctx.limiter.stats().failOpen).toBeGreaterThan(before);
+    expect(gw.ctx.limiter.stats().fallback).toBeGreaterThan(before);
+    // SPEC's limits still hold without Redis: the 61st token request of an address in a minute is 429
+    const token = () =>
+      stack.api(
+        '/oauth/token',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `grant_type=client_credentials&client_id=odc_${'0'.repeat(24)}&client_secret=x`,
+        },
+        1,
+      );
+    const answers: number[] = [];
+    for (let i = 0; i < 61; i++) answers.push((await token()).status);
+    expect(answers.filter((s) => s === 401)).toHaveLength(60);
+    const last = await token();
+    expect(answers.at(-1)).toBe(429);
+    expect(last.status).toBe(429);
+    expect(last.headers.get('retry-after')).toBe('60');
   });
 });

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * One trace across every hop: a confirm sent with a W3C traceparent makes spans of the gateway, of
  * orders (RPC server, SQL, outbox publish) and of the event consumers arrive at an OTLP/HTTP
- * receiver (http/json) under that trace id. The stack runs in this process: the tracer's scope
+ * receiver (http/json) under one trace id, the gateway's own, linked to the caller's. The stack runs in this process: the tracer's scope
  * names the service.
  */
 describe('tracing over OTLP/HTTP', () => {
@@ -52,7 +52,18 @@ describe('tracing over OTLP/HTTP', () => {
       body: '{}',
     });
     expect(res.status).toBeLessThan(300);
-    const mine = (): ReceivedSpan[] => receiver.spans.filter((s) => s.traceId === traceId);
+    // the public listener starts its own trace, linked to the caller's (the caller cannot force sampling)
+    let entry: ReceivedSpan | undefined;
+    for (let i = 0; i < 100 && !entry; i++) {
+      await flushTracing();
+      entry = receiver.spans.find((s) => s.links?.some((l) => l.traceId === traceId));
+      if (!entry) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(entry?.name).toBe('POST /v1/orders/:orderId/confirm');
+    expect(entry?.traceId).not.toBe(traceId);
+    expect(receiver.spans.filter((s) => s.traceId === traceId)).toEqual([]);
+    const ours = entry?.traceId;
+    const mine = (): ReceivedSpan[] => receiver.spans.filter((s) => s.traceId === ours);
     const scopes = () => new Set(mine().map((s) => s.scope));
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && !['gateway', 'orders', 'feed', 'webhook'].every((s) => scopes().has(s))) {
@@ -66,13 +77,15 @@ describe('tracing over OTLP/HTTP', () => {
     expect(names.some((n) => /^orders:(UPDATE|WITH|SELECT|INSERT)$/.test(n))).toBe(true);
     expect(names).toContain('feed:consume feed');
     expect(names).toContain('webhook:consume webhook');
-    // every span but the caller's root has its parent in the trace
+    // the gateway's span is the root; every other span has its parent in the trace
     const ids = new Set(mine().map((s) => s.spanId));
+    expect(entry?.parentSpanId || undefined).toBeUndefined();
     const orphans = mine().filter((s) => s.parentSpanId && !ids.has(s.parentSpanId));
-    expect(orphans.map((s) => s.name)).toEqual(['POST /v1/orders/:orderId/confirm']);
+    expect(orphans.map((s) => s.name)).toEqual([]);
     expect(receiver.spans.every((s) => s.service === 'od-test')).toBe(true);
 
-    // a caller that did not sample its trace: nothing of it is recorded, at any hop
+    // a caller's unsampled flag decides nothing either: the operator's sampler (always on here)
+    // records the request under the gateway's own trace, linked to the caller's, never under its id
     const unsampled = randomBytes(16).toString('hex');
     const get = await stack.api(`/v1/orders/${order.id}`, {
       headers: {
@@ -85,5 +98,6 @@ describe('tracing over OTLP/HTTP', () => {
     await new Promise((r) => setTimeout(r, 500));
     await flushTracing();
     expect(receiver.spans.filter((s) => s.traceId === unsampled)).toEqual([]);
+    expect(receiver.spans.some((s) => s.links?.some((l) => l.traceId === unsampled))).toBe(true);
   });
 });

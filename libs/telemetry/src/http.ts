@@ -1,29 +1,36 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordHttp } from './metrics.ts';
-import { extractContext, runInSpan, SpanKind, startSpan } from './tracing.ts';
+import { extractContext, runInSpan, SpanKind, startSpan, untrustedEntry } from './tracing.ts';
 
 /** Called once per answered request, after the duration is recorded (outcome counters of a caller). */
 export type AfterResponse = (request: FastifyRequest, reply: FastifyReply, route: string) => void;
 
 /**
- * Per request of a fastify listener: a server span continuing the caller's W3C `traceparent` (the
- * handler and every RPC it makes run inside it), and `od_http_request_duration_seconds` by
- * listener, route template and status. The route label is the template (`/orders/:orderId`), never
- * the raw URL, and no label carries a user, store, credential or order: ids stay out of the metrics.
+ * Per request of a fastify listener: a server span (the handler and every RPC it makes run inside
+ * it), and `od_http_request_duration_seconds` by listener, route template and status. The route
+ * label is the template (`/orders/:orderId`), never the raw URL, and no label carries a user, store,
+ * credential or order: ids stay out of the metrics.
+ * Callers: `trusted` (the Admin API, inside the platform) continue their W3C `traceparent`;
+ * `untrusted` (the public API, the panel) start a new trace linked to theirs, so an outside caller
+ * cannot switch tracing on with a sampled flag: sampling stays the operator's (OTEL_*).
  */
 export function instrumentHttp(
   // any type provider, logger or server of fastify
   app: FastifyInstance<any, any, any, any, any>,
   scope: string,
   listener: string,
+  callers: 'trusted' | 'untrusted',
   after?: AfterResponse,
 ): void {
   const spans = new WeakMap<object, ReturnType<typeof startSpan>>();
   app.addHook('onRequest', (request, _reply, done) => {
-    const parent = extractContext({ get: (k: string) => request.headers[k] as string | undefined });
+    const carrier = { get: (k: string) => request.headers[k] as string | undefined };
+    const { parent, links } =
+      callers === 'trusted' ? { parent: extractContext(carrier), links: [] } : untrustedEntry(carrier);
     const span = startSpan(scope, `${request.method} ${request.routeOptions.url ?? 'unmatched'}`, {
       kind: SpanKind.SERVER,
       parent,
+      links,
       attributes: { 'http.request.method': request.method, 'od.listener': listener },
     });
     if (!span) return done();

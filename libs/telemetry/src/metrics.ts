@@ -62,16 +62,16 @@ const rateLimit = new Counter({
   help: 'Rate-limit decisions at the gateway by policy (allowed, limited)',
   labelNames: ['policy', 'decision'],
 });
-const rateLimitFailOpen = new Counter({
-  name: 'od_rate_limit_fail_open_total',
-  help: 'Requests let through because Redis did not answer in time, by policy',
+const rateLimitFallback = new Counter({
+  name: 'od_rate_limit_fallback_total',
+  help: "Rate-limit checks decided by the gateway replica's own count because Redis did not answer in time, by policy",
   labelNames: ['policy'],
 });
 export function recordRateLimit(policy: string, allowed: boolean) {
   rateLimit.inc({ policy, decision: allowed ? 'allowed' : 'limited' });
 }
-export function recordRateLimitFailOpen(policy: string) {
-  rateLimitFailOpen.inc({ policy });
+export function recordRateLimitFallback(policy: string) {
+  rateLimitFallback.inc({ policy });
 }
 
 const idempotency = new Counter({

@@ -2,6 +2,8 @@ import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
+  type Link,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -100,6 +102,22 @@ export function extractContext(carrier: Carrier | undefined): Context {
   return propagation.extract(ROOT_CONTEXT, carrier, getter);
 }
 
+/**
+ * What a request from an untrusted caller (a public listener) starts under: a new root, so the
+ * sampling decision is the operator's sampler's alone (OTEL_TRACES_SAMPLER), never the caller's
+ * sampled flag, and a link to the caller's span context (when valid) so its trace id stays
+ * correlated. Tracing off: no work.
+ */
+export function untrustedEntry(carrier: Carrier | undefined): { parent: Context; links: Link[] } {
+  if (!enabled || !carrier) return { parent: ROOT_CONTEXT, links: [] };
+  const sc = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, carrier, getter));
+  // the link keeps the caller's ids only: its sampled flag and trace state decide nothing here
+  return {
+    parent: ROOT_CONTEXT,
+    links: sc && isSpanContextValid(sc) ? [{ context: { traceId: sc.traceId, spanId: sc.spanId, traceFlags: 0 } }] : [],
+  };
+}
+
 /** Writes the active context's `traceparent`/`tracestate` into headers (NATS, HTTP). */
 export function injectContext(carrier: Carrier, ctx?: Context): void {
   if (!enabled) return;
@@ -134,6 +152,8 @@ export function contextFromTraceparent(traceparent: string | null | undefined): 
 export interface SpanOptions {
   kind?: SpanKind;
   attributes?: Attributes;
+  /** spans of other traces this one relates to (an untrusted caller's) */
+  links?: Link[];
   /** parent (default: the active context) */
   parent?: Context;
 }
@@ -176,7 +196,11 @@ export function startSpan(scope: string, name: string, opts: SpanOptions = {}): 
   if (!enabled) return undefined;
   const span = trace
     .getTracer(scope)
-    .startSpan(name, { kind: opts.kind, attributes: opts.attributes }, opts.parent ?? context.active());
+    .startSpan(
+      name,
+      { kind: opts.kind, attributes: opts.attributes, links: opts.links },
+      opts.parent ?? context.active(),
+    );
   if (span.isRecording()) return span;
   span.end(); // not sampled: nothing below it is traced
   return undefined;

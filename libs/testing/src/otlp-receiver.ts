@@ -9,6 +9,8 @@ export interface ReceivedSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  /** spans of other traces this one links to (an untrusted caller's, at a public listener) */
+  links?: { traceId: string; spanId: string }[];
   name: string;
   kind: number;
 }

@@ -31,7 +31,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
   const n = names(config.NATS_PREFIX);
   const nc = await connectBus(config, 'gateway', log);
   // Redis down: commands fail at once (no offline queue); hung: after REDIS_COMMAND_TIMEOUT_MS.
-  // The limiter then fails open, a keyed action answers 503 (see limits/, idempotency/).
+  // The limiter then counts on this replica alone, a keyed action answers 503 (see limits/, idempotency/).
   const redis = new Redis(config.REDIS_URL, {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
@@ -50,7 +50,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Ga
   );
   await credentials.ready;
   const replicas = await joinGatewayRegistry(nc, n, credentials, log, config.ORDER_EVENTS_REPLICAS);
-  // Redis is no readiness condition: without it the gateway degrades (rate limits fail open), and
+  // Redis is no readiness condition: without it the gateway degrades (limits counted per replica), and
   // failing readiness would take every replica out at once
   ops.check('bus', busCheck(nc));
   const ctx: GatewayContext = {

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * plus what only the gateway knows: token and Idempotency-Key outcomes.
  */
 export function instrumentHttp(app: FastifyInstance, listener: 'public' | 'admin'): void {
-  instrument(app, 'gateway', listener, recordOutcomes);
+  // the public listener's callers are outside: they cannot force sampling (libs/telemetry)
+  instrument(app, 'gateway', listener, listener === 'public' ? 'untrusted' : 'trusted', recordOutcomes);
   // the OAuth error code of a refused token request (the body is small; token routes only)
   app.addHook('onSend', (request, reply, payload, done) => {
     if (TOKEN_ROUTES.has(request.routeOptions.url ?? '') && reply.statusCode >= 400) {

@@ -109,7 +109,7 @@ describe('createLimiter', () => {
     expect(refused.headers.RateLimit).toMatch(/^"credential";r=0;t=(59|60)$/);
     expect((await limiter.credential('b')).allowed).toBe(true);
     expect((await limiter.tokenIp('a')).allowed).toBe(true);
-    expect(limiter.stats()).toEqual({ failOpen: 0, refused: 1 });
+    expect(limiter.stats()).toEqual({ fallback: 0, refused: 1 });
     const keys = await redis.keys(`${p}:*`);
     for (const k of keys) expect(await redis.pttl(k)).toBeGreaterThan(50_000);
     await redis.del(...keys);
@@ -137,11 +137,11 @@ describe('createLimiter', () => {
     const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
     const limiter = createLimiter(dead, 'x', false);
     expect(await limiter.credential('a')).toEqual({ allowed: true, headers: {} });
-    expect(limiter.stats().failOpen).toBe(0);
+    expect(limiter.stats().fallback).toBe(0);
     dead.disconnect();
   });
 
-  it('Redis unreachable: fails open, logs and counts', async () => {
+  it('Redis unreachable: the replica counts alone (same limits, same headers), logs and counts', async () => {
     const dead = new Redis('redis://127.0.0.1:1', {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -152,10 +152,16 @@ describe('createLimiter', () => {
     const limiter = createLimiter(dead, 'x', true, log);
     const d = await limiter.credential('a');
     expect(d.allowed).toBe(true);
-    expect(d.headers).toEqual({});
+    expect(d.headers['RateLimit-Policy']).toBe('"credential";q=600;w=60');
     expect((await limiter.tokenIp('1.2.3.4')).allowed).toBe(true);
-    expect(limiter.stats().failOpen).toBe(2);
+    expect(limiter.stats().fallback).toBe(2);
     expect(lines).toHaveLength(1); // counted twice, logged once per second
+    // the limit still holds: the 11th wrong secret of a credential in the minute is refused
+    const failures = await Promise.all(Array.from({ length: 11 }, () => limiter.authFailure('c')));
+    expect(failures.filter((f) => f.allowed)).toHaveLength(10);
+    const refused = failures.find((f) => !f.allowed);
+    expect(refused?.headers.RateLimit).toMatch(/^"auth-failure";r=0;t=\d+$/);
+    expect(limiter.stats()).toEqual({ fallback: 13, refused: 1 });
     dead.disconnect();
   });
 });

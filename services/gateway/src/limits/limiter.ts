@@ -1,7 +1,8 @@
 import { names } from '@od/contracts';
 import type { Logger } from '@od/logger';
-import { recordRateLimit, recordRateLimitFailOpen } from '@od/telemetry';
+import { recordRateLimit, recordRateLimitFallback } from '@od/telemetry';
 import type { Redis, Result } from 'ioredis';
+import { createLocalWindow } from './local-window.ts';
 import { SLIDING_LOG_LUA } from './sliding-log.ts';
 
 /**
@@ -14,8 +15,12 @@ import { SLIDING_LOG_LUA } from './sliding-log.ts';
  * minute is refused. Refused requests are not logged, so a client hammering a closed bucket gets its
  * quota back 60 s after its oldest accepted call.
  *
- * Redis unreachable or slow (> REDIS_TIMEOUT_MS): fail OPEN (serve), log an error and count it in
- * `stats().failOpen`.
+ * Redis unreachable or slow (> REDIS_TIMEOUT_MS): the limits still hold, approximately. The check
+ * falls back to this replica's own in-process count (local-window.ts: same limits, same headers, a
+ * 429 when over), logs an error at most once a second and counts it in `stats().fallback`. SPEC's
+ * limits are a promise: neither failing open (unlimited while Redis is down) nor failing closed (an
+ * outage of every route for a cache's outage). With R replicas a client may get up to R times a
+ * limit until Redis answers again.
  */
 export interface LimitDecision {
   allowed: boolean;
@@ -24,8 +29,8 @@ export interface LimitDecision {
 }
 
 export interface LimiterStats {
-  /** checks answered "allowed" because Redis could not be asked */
-  failOpen: number;
+  /** checks decided by the replica's local fallback because Redis could not be asked */
+  fallback: number;
   /** checks refused (429) */
   refused: number;
 }
@@ -55,7 +60,7 @@ export const POLICIES = {
   authFailure: { name: 'auth-failure', limit: 10, windowSeconds: 60 },
 } as const satisfies Record<string, Policy>;
 
-/** Bound on one limiter round trip before failing open. */
+/** Bound on one limiter round trip before the local fallback decides. */
 export const REDIS_TIMEOUT_MS = 500;
 
 /** Result of the script: [allowed 0|1, remaining, microseconds until a slot frees (0 = now)]. */
@@ -114,7 +119,8 @@ const ALLOW_SILENTLY: LimitDecision = Object.freeze({
 }) as LimitDecision;
 
 export function createLimiter(redis: Redis, prefix: string, enabled: boolean, log?: Logger): Limiter {
-  const counters: LimiterStats = { failOpen: 0, refused: 0 };
+  const counters: LimiterStats = { fallback: 0, refused: 0 };
+  const local = createLocalWindow();
   let lastLogAt = 0;
   const stats = () => ({ ...counters });
   if (!enabled) {
@@ -142,18 +148,21 @@ export function createLimiter(redis: Redis, prefix: string, enabled: boolean, lo
       recordRateLimit(policy.name, allowed);
       return { allowed, headers: rateLimitHeaders(policy, r[1], r[2]) };
     } catch (e) {
-      counters.failOpen++;
-      recordRateLimitFailOpen(policy.name);
+      counters.fallback++;
+      recordRateLimitFallback(policy.name);
       // every failure is counted; the log says so at most once per second (no flood while Redis is down)
       const now = Date.now();
       if (now - lastLogAt >= 1000) {
         lastLogAt = now;
         log?.error(
-          { err: (e as Error).message, policy: policy.name, failOpen: counters.failOpen },
-          'rate limiter unavailable: failing open',
+          { err: (e as Error).message, policy: policy.name, fallback: counters.fallback },
+          'rate limiter unavailable: limits counted by this replica alone',
         );
       }
-      return ALLOW_SILENTLY;
+      const d = local.check(policy, id);
+      if (!d.allowed) counters.refused++;
+      recordRateLimit(policy.name, d.allowed);
+      return { allowed: d.allowed, headers: rateLimitHeaders(policy, d.remaining, d.resetMicros) };
     } finally {
       clearTimeout(timer);
     }

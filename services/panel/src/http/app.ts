@@ -64,7 +64,7 @@ export function buildPanelApp(ctx: PanelContext, webDir: string): PanelApp {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // span and duration by route template (`/panel/api/stores/:merchantId/...`): never a user or store
-  instrumentHttp(app, 'panel', 'panel');
+  instrumentHttp(app, 'panel', 'panel', 'untrusted');
   app.setNotFoundHandler((_request, reply) => sendError(reply, errors.adminNotFound('Rota')));
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (isHttpException(err)) return sendError(reply, err.http);
