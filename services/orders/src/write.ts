@@ -21,6 +21,7 @@ import {
   type ChangeRow,
   type LockedOrder,
   type OrderScope,
+  trimHistory,
   writeChange,
 } from './db/orders.ts';
 import { buildEventMessage } from './domain/envelope.ts';
@@ -44,7 +45,8 @@ export interface Change {
   /** the re-rendered public Order (edit) */
   document?: Order;
   event?: { type: EventType; metadata?: Record<string, unknown> };
-  history: { trigger: string; detail?: unknown };
+  /** `keepLast`: after this entry, only the newest `keepLast` entries of its trigger stay */
+  history: { trigger: string; detail?: unknown; keepLast?: number };
   /** the Open Delivery cancellation request after the change (undefined = unchanged, null = none) */
   cancellationRequest?: CancellationRequest | null;
 }
@@ -124,6 +126,8 @@ async function inTransaction(deps: OrdersDeps, c: PoolClient, w: WriteRequest): 
     row = undefined;
   }
   if (row) await writeChange(c, row);
+  const keepLast = plan.change?.history.keepLast;
+  if (row && keepLast !== undefined) await trimHistory(c, row.orderId, row.trigger, keepLast);
   let answer = plan.answer({ eventId: row?.event?.eventId });
   if (w.idem && answer.status < 500) {
     answer = { ...answer, body: serialize(answer.body) };

@@ -36,3 +36,10 @@ export function historyPageLength(sizes: readonly number[], budget: number, maxE
   }
   return n;
 }
+
+/**
+ * Open Delivery `tracking` updates kept in an order's history: the newest this many; each new one
+ * beyond drops the oldest (a point of sale reporting every 30 s fills it in under an hour of
+ * delivery). Other history entries are never dropped.
+ */
+export const MAX_TRACKING_ENTRIES = 100;

@@ -3,6 +3,7 @@ import { type OpHandler, type ORDER_OPS, orderTrackingSchema } from '@od/contrac
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import { notFound, type OrdersDeps } from '../core.ts';
 import { visibleOrderColumn } from '../db/orders.ts';
+import { MAX_TRACKING_ENTRIES } from '../domain/limits.ts';
 import { acceptsTracking } from '../domain/state-machine.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
@@ -35,6 +36,7 @@ export function validateCode(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.valid
  * `tracking` (POST /v1/orders/{orderId}/tracking, Open Delivery OrderTracking): a delivery update
  * from a point of sale that delivers itself. Recorded in the order's history (admin API and panel
  * show it); no event, no change of situation. 422 when the order is not a DELIVERY order under way.
+ * Only the newest MAX_TRACKING_ENTRIES updates stay: an order's history cannot grow without bound.
  */
 export function tracking(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.tracking> {
   return async (req) => {
@@ -50,7 +52,7 @@ export function tracking(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.tracking>
         if (!acceptsTracking(o.type, o.situation))
           throw new HttpException(errors.invalidTransition(o.situation, 'tracking'));
         return {
-          change: { history: { trigger: 'tracking', detail: parsed.data } },
+          change: { history: { trigger: 'tracking', detail: parsed.data, keepLast: MAX_TRACKING_ENTRIES } },
           answer: () => ({ status: 202, body: { status: 'accepted', situation: o.situation } }),
         };
       },
