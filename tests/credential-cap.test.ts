@@ -18,7 +18,8 @@ describe('credentials per store', () => {
   });
   afterAll(async () => stack?.stop());
 
-  const store = async () => (await (await stack.admin('POST', '/admin/v1/merchants', { name: 'Loja' })).json()).id;
+  const store = async () =>
+    (await (await stack.admin('POST', '/admin/v1/merchants', { name: 'Loja' })).json()).id;
   const create = (merchantId: string, name = 'c') =>
     stack.admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
       name,

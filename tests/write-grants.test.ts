@@ -3,7 +3,13 @@ import { connect } from '@nats-io/transport-node';
 import { openCredentialsKv } from '@od/bus';
 import { CATALOG_OPS, DEFAULT_SCOPES, names } from '@od/contracts';
 import { OD_SPEC_PATH } from '@od/opendelivery/validator';
-import { type HttpsReceiver, requestToken, startHttpsReceiver, startStack, type TestStack } from '@od/testing';
+import {
+  type HttpsReceiver,
+  requestToken,
+  startHttpsReceiver,
+  startStack,
+  type TestStack,
+} from '@od/testing';
 import { OpenAPIBackend } from 'openapi-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -59,12 +65,13 @@ describe('write grants (catalog + auth, two gateways, HTTP only)', () => {
   };
   const onboarding = (url: string) => ({ getMerchantURL: { baseURL: url, apiKey: API_KEY } });
   /** every store write, the status one flipping the store's current status */
-  const writes = (status: string) => [
-    ['PUT', `/v1/merchantOnboarding?merchantId=${POS_MERCHANT_ID}`, onboarding(`${pos.url}/intruso`)],
-    ['POST', '/v1/menuUpdated', { merchantStatus: status === 'AVAILABLE' ? 'UNAVAILABLE' : 'AVAILABLE' }],
-    ['POST', '/v1/menuUpdated', undefined],
-    ['POST', '/v1/menuUpdated', { entityType: 'MENU', updatedObjects: [{ id: 'x' }] }],
-  ] as const;
+  const writes = (status: string) =>
+    [
+      ['PUT', `/v1/merchantOnboarding?merchantId=${POS_MERCHANT_ID}`, onboarding(`${pos.url}/intruso`)],
+      ['POST', '/v1/menuUpdated', { merchantStatus: status === 'AVAILABLE' ? 'UNAVAILABLE' : 'AVAILABLE' }],
+      ['POST', '/v1/menuUpdated', undefined],
+      ['POST', '/v1/menuUpdated', { entityType: 'MENU', updatedObjects: [{ id: 'x' }] }],
+    ] as const;
 
   beforeAll(async () => {
     const api = new OpenAPIBackend({ definition: OD_SPEC_PATH, quick: true });
@@ -164,7 +171,7 @@ describe('write grants (catalog + auth, two gateways, HTTP only)', () => {
     expect(await status()).toBe(flip);
   });
 
-  it("a scope withdrawn after the token was issued is refused at the next request, at every replica", async () => {
+  it('a scope withdrawn after the token was issued is refused at the next request, at every replica', async () => {
     // the token still claims merchant:write; the credential's record (pushed by auth) no longer has it
     const nc = await connect({ servers: stack.config.NATS_URL });
     try {

@@ -58,7 +58,9 @@ describe('credential scope at the serving service', () => {
     const r = credentialRefusal(write, cred(['merchant:read', 'catalog:read', 'orders:write']), 't');
     expect(r?.status).toBe(403);
     expect(r?.body).toMatchObject({ error: 'insufficient_scope' });
-    expect(credentialRefusal({ ...write, scope: undefined }, cred(['merchant:write']), 't')?.status).toBe(403);
+    expect(credentialRefusal({ ...write, scope: undefined }, cred(['merchant:write']), 't')?.status).toBe(
+      403,
+    );
   });
   it('every op a credential may call declares its scope', () => {
     const ops = Object.values(RPC).flatMap((c) => Object.values(c) as OpSpec[]);

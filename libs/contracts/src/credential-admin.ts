@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CREDENTIAL_OPS } from './catalogue/auth.ts';
 import { API_PROFILES, type CredentialRecord, DELIVERY_MODES } from './credentials.ts';
-import { SCOPES } from './scopes.ts';
 import { TEXT, text } from './limits.ts';
+import { SCOPES } from './scopes.ts';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** After a rotation the previous webhook secret stays valid this long. */

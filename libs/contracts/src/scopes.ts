@@ -5,7 +5,13 @@
  * separate `catalog:write`: menuUpdated replaces the store and its menu from one document, so a
  * menu-only grant could not be used alone. No zod here: the panel's page imports this file.
  */
-export const SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read', 'merchant:write'] as const;
+export const SCOPES = [
+  'orders:read',
+  'orders:write',
+  'merchant:read',
+  'catalog:read',
+  'merchant:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Scopes that change a store, its menu, its onboarding or its status: granted only explicitly. */

@@ -36,7 +36,14 @@ describe('log redaction', () => {
     'authorization',
     'Authorization',
   ];
-  const HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-csrf-token'];
+  const HEADERS = [
+    'authorization',
+    'proxy-authorization',
+    'cookie',
+    'set-cookie',
+    'x-api-key',
+    'x-csrf-token',
+  ];
 
   it('redacts each secret key at the top level and one object down', () => {
     const { log, lines } = capture();

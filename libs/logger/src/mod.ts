@@ -30,7 +30,14 @@ const SECRET_KEYS = [
   'cookies',
 ];
 /** HTTP headers carrying credentials, as Node names them (lowercase). */
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-csrf-token'];
+const SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-csrf-token',
+];
 
 /** Every path under which a secret or token may travel; pino replaces the value before it is written. */
 export const REDACT_PATHS = [

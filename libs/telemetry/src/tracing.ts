@@ -114,7 +114,10 @@ export function untrustedEntry(carrier: Carrier | undefined): { parent: Context;
   // the link keeps the caller's ids only: its sampled flag and trace state decide nothing here
   return {
     parent: ROOT_CONTEXT,
-    links: sc && isSpanContextValid(sc) ? [{ context: { traceId: sc.traceId, spanId: sc.spanId, traceFlags: 0 } }] : [],
+    links:
+      sc && isSpanContextValid(sc)
+        ? [{ context: { traceId: sc.traceId, spanId: sc.spanId, traceFlags: 0 } }]
+        : [],
   };
 }
 

@@ -29,7 +29,13 @@ const adminBody = z.unknown();
  */
 export const ORDER_OPS = defineOps('orders', {
   get: { name: 'get', callers: ['credential'], scope: 'orders:read', params: order },
-  action: { name: 'action', callers: ['credential'], scope: 'orders:write', params: orderAction, body: z.unknown() },
+  action: {
+    name: 'action',
+    callers: ['credential'],
+    scope: 'orders:write',
+    params: orderAction,
+    body: z.unknown(),
+  },
   adminCreate: {
     name: 'admin.create',
     callers: ADMIN_AND_PANEL,
@@ -70,7 +76,13 @@ export const ORDER_OPS = defineOps('orders', {
     params: order,
     query: z.object({ deliveryCode: z.string() }),
   },
-  tracking: { name: 'tracking', callers: ['credential'], scope: 'orders:write', params: order, body: z.unknown() },
+  tracking: {
+    name: 'tracking',
+    callers: ['credential'],
+    scope: 'orders:write',
+    params: order,
+    body: z.unknown(),
+  },
   adminCancellationRequest: {
     name: 'admin.cancellationRequest',
     callers: ['admin'],

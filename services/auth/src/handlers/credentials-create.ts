@@ -8,7 +8,13 @@ import {
   type OpHandler,
 } from '@od/contracts';
 import { errors, HttpException, parseAdminBody } from '@od/errors';
-import { countLiveOfStore, createWebhookSecret, sealedClientSecret, toRecord, type Tx } from '../db/credentials.ts';
+import {
+  countLiveOfStore,
+  createWebhookSecret,
+  sealedClientSecret,
+  type Tx,
+  toRecord,
+} from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import {
   generateClientId,

@@ -33,7 +33,8 @@ export function createLocalWindow(now: () => number = Date.now, maxBuckets = LOC
       const t = now();
       const key = `${policy.name}:${id}`;
       let b = buckets.get(key);
-      if (b) buckets.delete(key); // re-inserted below: Map order = least recently used first
+      if (b)
+        buckets.delete(key); // re-inserted below: Map order = least recently used first
       else b = { start: t - (t % w), current: 0, previous: 0 };
       if (t - b.start >= 2 * w) b = { start: t - (t % w), current: 0, previous: 0 };
       else if (t - b.start >= w) b = { start: b.start + w, current: 0, previous: b.current };
@@ -45,9 +46,7 @@ export function createLocalWindow(now: () => number = Date.now, maxBuckets = LOC
         // the previous window's weight fades linearly; with none left, the current window's end
         const needed = estimate + 1 - policy.limit;
         const ms =
-          b.previous > 0 && needed <= b.previous * overlap
-            ? (needed / b.previous) * w
-            : b.start + w - t;
+          b.previous > 0 && needed <= b.previous * overlap ? (needed / b.previous) * w : b.start + w - t;
         return { allowed: false, remaining: 0, resetMicros: Math.ceil(ms * 1000) };
       }
       b.current++;

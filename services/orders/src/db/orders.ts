@@ -176,7 +176,12 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
 }
 
 /** Drops the order's entries of `trigger` older than its newest `keep` (ids grow with time). */
-export async function trimHistory(c: PoolClient, orderId: string, trigger: string, keep: number): Promise<void> {
+export async function trimHistory(
+  c: PoolClient,
+  orderId: string,
+  trigger: string,
+  keep: number,
+): Promise<void> {
   await c.query({
     name: 'orders.trimHistory',
     text: `DELETE FROM order_history WHERE order_id = $1 AND trigger = $2 AND id < (
