@@ -14,7 +14,7 @@ import { openCredentialsKv } from './streams.ts';
  */
 const STORES = 1_000;
 const PER_STORE = 5;
-const LOOKUPS = 20_000;
+const LOOKUPS = 5_000;
 
 describe('credentials view: index by store', () => {
   const prefix = uniquePrefix();
