@@ -34,10 +34,20 @@ function time(label: string, iterations: number, fn: () => unknown) {
   );
 }
 
+const gwKeys = loadRpcKeys('gateway');
+const ordersKeys = loadRpcKeys('orders');
+const gwMac = { ...gw, mac: gwKeys.mac };
+const macSigned = signContext(gwMac, subject, req, principal, { verifier: 'orders' });
+time('MAC proof (gateway, small request)', 20_000, () =>
+  signContext(gwMac, subject, req, principal, { verifier: 'orders' }),
+);
+time('MAC check (service, small request)', 20_000, () =>
+  verifyRequest(ordersKeys, ORDER_OPS.get, subject, macSigned.payload, macSigned.signature),
+);
 const signed = signContext(gw, subject, req, principal);
 time('sign (gateway, small request)', 20_000, () => signContext(gw, subject, req, principal));
 time('verify (service, small request)', 20_000, () =>
-  verifyRequest(ring, ORDER_OPS.get, subject, signed.payload, signed.signature),
+  verifyRequest({ ring }, ORDER_OPS.get, subject, signed.payload, signed.signature),
 );
 const ackBody = Array.from({ length: 1000 }, (_, i) => ({
   id: `9a8b7c6d-1111-2222-3333-${String(i).padStart(12, '0')}`,
@@ -48,7 +58,7 @@ time(`sign (1000-entry ack, ${big.payload.length} B)`, 2_000, () =>
   signContext(gw, ackSubject, { traceId: 't', body: ackBody }, principal),
 );
 time(`verify (1000-entry ack, ${big.payload.length} B)`, 2_000, () =>
-  verifyRequest(ring, FEED_OPS.ack, ackSubject, big.payload, big.signature),
+  verifyRequest({ ring }, FEED_OPS.ack, ackSubject, big.payload, big.signature),
 );
 time('zod parse orders.get params', 200_000, () => ORDER_OPS.get.params.parse(req.params));
 time('zod parse feed.poll query', 200_000, () => FEED_OPS.poll.query.parse({ limit: 100 }));

@@ -52,7 +52,7 @@ describe('the caller is proven on the bus', () => {
     kind: 'credential',
     clientId: 'odc_x',
     merchantId,
-    scopes: ['orders:write'],
+    scopes: ['orders:read', 'orders:write'],
   });
 
   beforeAll(async () => {

@@ -32,7 +32,8 @@ describe('no reply can kill a process', () => {
       {
         queue: 'catalog',
         log,
-        keys,
+        // the serving process is catalog: it verifies with its own keys (MAC pair orders -> catalog)
+        keys: loadRpcKeys('catalog'),
       },
     );
     await nc.flush();

@@ -74,7 +74,7 @@ export interface ServeOptions {
   queue: string;
   log: Logger;
   /** keys of the signers this service accepts */
-  keys: Pick<RpcKeys, 'ring'>;
+  keys: Pick<RpcKeys, 'ring' | 'mac'>;
   /** how this service finds the store of a credential or order a merchant user names (store-scope.ts) */
   storeOf?: StoreResolvers;
 }
@@ -131,13 +131,7 @@ function admit(msg: Msg, subject: string, op: OpSpec, opts: ServeOptions): Admit
       return { refused: errors.validation({ $: ['invalid rpc payload'] }, '') };
     }
   }
-  const v = verifyRequest(
-    opts.keys.ring,
-    op,
-    subject,
-    msg.data,
-    msg.headers?.get(SIGNATURE_HEADER) || undefined,
-  );
+  const v = verifyRequest(opts.keys, op, subject, msg.data, msg.headers?.get(SIGNATURE_HEADER) || undefined);
   if (v.ok) return { req: v.req, caller: v.principal };
   busCounters.refused[v.reason] = (busCounters.refused[v.reason] ?? 0) + 1;
   opts.log.warn({ subject, reason: v.reason, traceId: v.traceId }, 'rpc request refused');
@@ -350,7 +344,7 @@ export function createRpcClient(
   nc: NatsConnection,
   n: Names,
   name: SignerName,
-  keys: Pick<RpcKeys, 'privateKey'>,
+  keys: Pick<RpcKeys, 'privateKey' | 'mac'>,
 ): RpcClient {
   const self: Principal | undefined =
     name === 'gateway' || name === 'panel' ? undefined : { kind: 'service', service: name };
@@ -359,10 +353,11 @@ export function createRpcClient(
     if (!principal) throw new Error(`${name}: a front door names the principal of every call`);
     const subject = n.rpc(op.service, op.name);
     const signed = signContext(
-      { name, privateKey: keys.privateKey },
+      { name, privateKey: keys.privateKey, mac: keys.mac },
       subject,
       { ...input, traceId: opts.traceId },
       principal,
+      { verifier: op.service },
     );
     return callRpc(nc, subject, signed, opts.timeoutMs);
   };
