@@ -25,9 +25,9 @@ const o = new Command('bench:scale')
   .option('--scales <list>', 'fractions of the full platform to measure, in order', '0.01,1')
   .option('--duration <s>', 'seconds of load per figure', '5')
   .option('--connections <n>', 'autocannon connections', '20')
-  .option('--days <n>', 'days of seeded history (30 kept + the ones the purge removes)', '32')
+  .option('--purge-days <n>', 'days of history past the 30 kept, seeded just before the purge', '2')
   .parse()
-  .opts<{ scales: string; duration: string; connections: string; days: string }>();
+  .opts<{ scales: string; duration: string; connections: string; purgeDays: string }>();
 const log = (m: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const duration = Number(o.duration);
 const defaults = { duration, connections: Number(o.connections) };
@@ -179,19 +179,21 @@ async function runScale(scale: number): Promise<ScaleRun> {
       [tplEvents[0].eventId],
     );
     log(`scale ${scale}: seeding (${Math.round(FULL.orders * scale).toLocaleString('en')} orders)`);
+    const template = {
+      orderId: tpl.id,
+      document: doc.rows[0].d,
+      type: doc.rows[0].type,
+      channel: doc.rows[0].channel,
+      eventId: tplEvents[0].eventId,
+      eventChannel: ev.rows[0].channel,
+      envelope: ev.rows[0].envelope,
+    };
     const seeded = await seedPlatform(db, {
       scale,
-      days: Number(o.days),
+      fromDay: 1,
+      toDay: 30,
       measuredMerchantId: merchantId,
-      template: {
-        orderId: tpl.id,
-        document: doc.rows[0].d,
-        type: doc.rows[0].type,
-        channel: doc.rows[0].channel,
-        eventId: tplEvents[0].eventId,
-        eventChannel: ev.rows[0].channel,
-        envelope: ev.rows[0].envelope,
-      },
+      template,
     });
     log(`seeded ${JSON.stringify(seeded)}`);
     const sizes = await tableSizes(db);
@@ -258,6 +260,15 @@ async function runScale(scale: number): Promise<ScaleRun> {
     );
 
     // the retention purge, with polling (autocannon) and intake (one at a time) running beside it
+    // days past retention seeded now: the feed's own hourly job (first run 30-60 s after its start)
+    // would otherwise have purged them before this measurement
+    await seedPlatform(db, {
+      scale,
+      fromDay: 31,
+      toDay: 30 + Number(o.purgeDays),
+      measuredMerchantId: merchantId,
+      template,
+    });
     const purgeable = await db.query<{ n: string }>(
       "SELECT count(*) AS n FROM feed.feed_entries WHERE acked_at < now() - interval '30 days'",
     );

@@ -33,15 +33,18 @@ export interface SeedResult {
 }
 
 /**
- * `days` days of history ending yesterday (today is left to the live measurements); the measured
- * store gets its share of orders, and its real credentials their (acknowledged) feed history.
+ * Days `fromDay`..`toDay` before today of history (today is left to the live measurements; day 1
+ * is yesterday), `FULL.orders / 30` orders a day at full scale; the measured store gets its share
+ * of orders, and its real credentials their (acknowledged) feed history. Stores and credentials are
+ * created by the call that starts at day 1.
  */
 export async function seedPlatform(
   db: pg.Client,
-  opts: { scale: number; days: number; measuredMerchantId: string; template: SeedTemplate },
+  opts: { scale: number; fromDay: number; toDay: number; measuredMerchantId: string; template: SeedTemplate },
 ): Promise<SeedResult> {
   const stores = Math.max(1, Math.round(FULL.stores * opts.scale));
-  const orders = Math.max(stores, Math.round(FULL.orders * opts.scale));
+  const days = opts.toDay - opts.fromDay + 1;
+  const orders = Math.max(stores, Math.round(((FULL.orders * opts.scale) / 30) * days));
   const t = opts.template;
   const seconds: Record<string, number> = {};
   const step = async (name: string, sql: string, values: unknown[] = []) => {
@@ -57,22 +60,25 @@ export async function seedPlatform(
        UNION ALL SELECT $2::uuid, $1`,
     [stores, opts.measuredMerchantId],
   );
-  const credentials = await step(
-    'credentials',
-    `INSERT INTO feed.credentials (client_id, merchant_id, status, include_marketplace_orders, api_profile, created_at, updated_at)
+  const credentials =
+    opts.fromDay > 1
+      ? 0
+      : await step(
+          'credentials',
+          `INSERT INTO feed.credentials (client_id, merchant_id, status, include_marketplace_orders, api_profile, created_at, updated_at)
      SELECT 'seed-' || s.k || '-' || c, s.merchant_id, 'ACTIVE', false, 'SPEC', now() - interval '90 days', now() - interval '90 days'
      FROM seed_stores s, generate_series(1, $1) c WHERE s.merchant_id <> $2::uuid`,
-    [FULL.credentialsPerStore, opts.measuredMerchantId],
-  );
+          [FULL.credentialsPerStore, opts.measuredMerchantId],
+        );
   await step(
     'order ids',
     `CREATE TEMP TABLE seed_orders AS
        SELECT gen_random_uuid() AS id, s.merchant_id,
-         date_trunc('day', now()) - make_interval(days => 1 + (i % $3))
+         date_trunc('day', now()) - make_interval(days => $5 + (i % $3))
            + make_interval(hours => ($4::int[])[1 + floor(random() * array_length($4::int[], 1))::int],
                            mins => floor(random() * 60)::int, secs => floor(random() * 60)::int) AS created_at
        FROM generate_series(1, $1) i JOIN seed_stores s ON s.k = i % ($2 + 1)`,
-    [orders, stores, opts.days, HOURS],
+    [orders, stores, days, HOURS, opts.fromDay],
   );
   const orderRows = await step(
     'orders',
@@ -99,8 +105,8 @@ export async function seedPlatform(
      SELECT c.client_id, e.event_id, e.created_at, e.created_at,
        CASE WHEN c.client_id LIKE 'seed-%' AND random() < 0.001 THEN NULL ELSE e.created_at + interval '30 seconds' END,
        false
-     FROM feed.events e JOIN feed.credentials c ON c.merchant_id = e.merchant_id
-     WHERE e.created_at < date_trunc('day', now())`,
+     FROM seed_orders o JOIN feed.events e ON e.order_id = o.id
+     JOIN feed.credentials c ON c.merchant_id = e.merchant_id`,
   );
   // old rows are vacuumed by now on a real platform (and autovacuum must not skew the figures)
   await step('vacuum', 'VACUUM ANALYZE');
