@@ -81,6 +81,34 @@ export const envSchema = z.object({
   TRUST_PROXY: z.string().default(''),
   /** lifts the address check of every outgoing call to an integrator's URL (@od/egress): tests, on-premise */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
+  /**
+   * DNS servers of every outgoing call to an integrator's URL (@od/egress, c-ares): `ip`, `ip:port`
+   * or `[ipv6]:port`, comma separated; unset = the system's (/etc/resolv.conf)
+   */
+  EGRESS_DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) =>
+        list.every((s) =>
+          /^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-f:.]+\](:\d{1,5})?|[0-9a-f:]+)$/i.test(s),
+        ),
+      {
+        message: 'ip, ip:port or [ipv6]:port, comma separated',
+      },
+    ),
+  /** the whole lookup of one name of an outgoing call (A and AAAA): failing it, the call fails */
+  EGRESS_DNS_TIMEOUT: duration.default(3_000),
+  /** catalog: after a read of a point of sale's GET /v1/merchant, the store's next read waits this long */
+  OD_MERCHANT_FETCH_COOLDOWN: duration.default(10_000),
+  /** catalog: reads of points of sale in flight at once per replica (each holds at most 1 MiB) */
+  OD_MERCHANT_FETCHES: z.coerce.number().int().min(1).max(64).default(4),
   /** Open Delivery: this ordering application's AppId (a UUID), sent as `X-App-Id` in the newEvent push */
   OD_APP_ID: z.uuid().default('3f6c2a1e-8b4d-4f7a-9c2e-5d1b7a9e0c41'),
   /** Scales every webhook retry delay (tests use a small factor); 1 in production. */

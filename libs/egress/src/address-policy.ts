@@ -5,8 +5,10 @@ import { BlockList, isIP } from 'node:net';
  * fetch) may go: public unicast addresses only. Refused: unspecified, "this network",
  * private (RFC 1918), CGNAT (100.64/10), loopback, link-local (incl. 169.254.169.254 metadata),
  * IETF/benchmark/documentation/reserved ranges, multicast, broadcast; IPv6 loopback, unique-local
- * (fc00::/7), link-local (fe80::/10), multicast, documentation, and IPv4 embedded in IPv6
- * (mapped, compatible, NAT64) judged by the embedded IPv4 address.
+ * (fc00::/7), link-local (fe80::/10), multicast, documentation, Teredo (2001::/32: tunnels to an
+ * address it does not show), local-use NAT64 (64:ff9b:1::/48: translates to any network), and IPv4
+ * embedded in IPv6 (mapped, compatible, translated, NAT64 64:ff9b::/96, 6to4 2002::/16) judged by
+ * the embedded IPv4 address.
  */
 const blocked = new BlockList();
 for (const [net, bits] of [
@@ -37,21 +39,35 @@ for (const [net, bits] of [
   ['ff00::', 8],
   ['2001:db8::', 32],
   ['100::', 64],
+  ['2001::', 32],
+  ['64:ff9b:1::', 48],
 ] as const) {
   blocked.addSubnet(net, bits, 'ipv6');
 }
 
-/** IPv4 carried inside an IPv6 address (::ffff:a.b.c.d, ::a.b.c.d, 64:ff9b::a.b.c.d), else null. */
+/** The 8 groups of an IPv6 address (any spelling: the URL parser canonicalises it). */
+function groups(addr: string): number[] {
+  const canonical = new URL(`http://[${addr}]/`).hostname.slice(1, -1);
+  const [head, tail] = canonical.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : Array<string>(8 - h.length - t.length).fill('0');
+  return [...h, ...fill, ...t].map((g) => Number.parseInt(g, 16));
+}
+
+const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * IPv4 carried inside an IPv6 address, else null: mapped (::ffff:a.b.c.d), translated
+ * (::ffff:0:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d), 6to4 (2002:aabb:ccdd::).
+ */
 function embeddedIpv4(addr: string): string | null {
-  const lower = addr.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::|::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = Number.parseInt(hex[1], 16);
-    const lo = Number.parseInt(hex[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
+  const g = groups(addr);
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (g[0] === 0x2002) return v4(g[1], g[2]);
+  if (zero(0, 4) && ((g[4] === 0 && (g[5] === 0xffff || g[5] === 0)) || (g[4] === 0xffff && g[5] === 0)))
+    return v4(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6], g[7]);
   return null;
 }
 
@@ -60,9 +76,13 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !blocked.check(address, 'ipv4');
   if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== null) return isIP(v4) === 4 && !blocked.check(v4, 'ipv4');
-    return !blocked.check(address, 'ipv6');
+    try {
+      if (blocked.check(address, 'ipv6')) return false;
+      const inner = embeddedIpv4(address);
+      return inner === null || !blocked.check(inner, 'ipv4');
+    } catch {
+      return false; // a zone id (fe80::1%eth0) or anything the URL parser will not take
+    }
   }
   return false;
 }

@@ -9,19 +9,43 @@ const TEXT: Record<string, string> = {
   ETIMEDOUT: 'connection timed out',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
-  ENOTFOUND: 'name not found',
-  EAI_AGAIN: 'name resolution failed',
   EPIPE: 'connection closed',
   EPROTO: 'TLS protocol error',
   UND_ERR_SOCKET: 'connection closed',
 };
 
+/**
+ * Name-resolution outcomes (getaddrinfo and c-ares codes): told apart, "not found" and "refused"
+ * would say which internal names exist, so they all read as a refusal.
+ */
+const RESOLUTION = new Set([
+  'EADDRREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'ENODATA',
+  'ESERVFAIL',
+  'ETIMEOUT',
+  'EREFUSED',
+  'EFORMERR',
+  'EBADRESP',
+  'ENOTIMP',
+  'EBADNAME',
+  'ECANCELLED',
+  'EDESTRUCTION',
+]);
+
 export function describeNetworkError(code: string | undefined, host: string): string {
+  if (code && RESOLUTION.has(code)) return refusedHost(host);
   if (code && TEXT[code]) return `${code}: ${TEXT[code]} (${host})`;
   // TLS verification codes (CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, ...) are safe to show
   if (code && /^[A-Z0-9_]{3,60}$/.test(code)) return `${code} (${host})`;
   return `network error (${host})`;
 }
 
-/** The refusal of a non-public destination: names the host the merchant gave, not the address. */
-export const refusedHost = (host: string): string => `host ${host} refused (non-public network)`;
+/**
+ * The one text for any destination that cannot be called: a non-public address, a name that does
+ * not resolve, a DNS that fails or does not answer. Names the host the merchant gave, not an address.
+ */
+export const refusedHost = (host: string): string => `host ${host} refused (no public address)`;

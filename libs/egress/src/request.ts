@@ -1,38 +1,36 @@
-import dns from 'node:dns';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { checkHttpsUrl, isPublicAddress } from './address-policy.ts';
+import { defaultEgressDns, type EgressDns } from './dns.ts';
 import { describeNetworkError, refusedHost } from './network-error.ts';
 
 /**
- * DNS resolution that validates every address the name resolves to (not just the first one) and
- * hands only validated addresses to the socket: the connection goes to an address that was checked,
- * so a DNS answer changing between check and connect (rebinding) cannot slip through.
+ * DNS resolution (`dns`, c-ares with its own deadline: see dns.ts) that validates every address the
+ * name resolves to (not just the first one) and hands only validated addresses to the socket: the
+ * connection goes to an address that was checked, so a DNS answer changing between check and
+ * connect (rebinding) cannot slip through. Every failure, refusal or not, is one neutral error.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, dns: EgressDns = defaultEgressDns()): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(
-      hostname,
-      { all: true, family: options.family ?? 0, hints: options.hints },
-      (err, addresses) => {
-        if (err) return callback(err, '', 0);
-        if (!allowPrivate) {
-          const bad = addresses.find((a) => !isPublicAddress(a.address));
-          if (bad) {
-            const e = Object.assign(new Error(refusedHost(hostname)), { code: 'EADDRREFUSED' });
-            return callback(e, '', 0);
-          }
-        }
-        if (addresses.length === 0) return callback(new Error(`no address for ${hostname}`), '', 0);
-        if ((options as { all?: boolean }).all) return (callback as any)(null, addresses);
-        return callback(null, addresses[0].address, addresses[0].family);
-      },
-    );
+    const refuse = () =>
+      callback(Object.assign(new Error(refusedHost(hostname)), { code: 'EADDRREFUSED' }), '', 0);
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    dns.resolve(hostname).then((found) => {
+      if (!allowPrivate && found.some((a) => !isPublicAddress(a.address))) return refuse();
+      const addresses = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
+      if (addresses.length === 0) return refuse();
+      if ((options as { all?: boolean }).all) return (callback as any)(null, addresses);
+      return callback(null, addresses[0].address, addresses[0].family);
+    }, refuse);
   };
 }
 
 /** A keep-alive agent whose sockets connect only to checked addresses. */
-export function createAgent(allowPrivate: boolean, perHost: number): https.Agent {
+export function createAgent(
+  allowPrivate: boolean,
+  perHost: number,
+  dns: EgressDns = defaultEgressDns(),
+): https.Agent {
   return new https.Agent({
     keepAlive: true,
     keepAliveMsecs: 1_000,
@@ -40,7 +38,7 @@ export function createAgent(allowPrivate: boolean, perHost: number): https.Agent
     maxFreeSockets: perHost,
     timeout: 30_000,
     scheduling: 'lifo',
-    lookup: guardedLookup(allowPrivate),
+    lookup: guardedLookup(allowPrivate, dns),
   } as https.AgentOptions);
 }
 
@@ -60,6 +58,8 @@ export interface OutboundRequest {
   /** names the URL in static refusals ("webhook URL must use https") */
   label?: string;
   agent?: https.Agent;
+  /** the resolver of outgoing calls (EGRESS_DNS_SERVERS, EGRESS_DNS_TIMEOUT); default the system's */
+  dns?: EgressDns;
   signal?: AbortSignal;
 }
 
@@ -121,7 +121,7 @@ export function outboundRequest(o: OutboundRequest): Promise<OutboundResult> {
         'user-agent': 'od-platform/1.0',
       },
       agent: o.agent,
-      lookup: guardedLookup(o.allowPrivateNetworks),
+      lookup: guardedLookup(o.allowPrivateNetworks, o.dns),
     });
     const timer = setTimeout(() => {
       finish(done(null, `timeout after ${o.timeoutMs} ms`));
@@ -141,6 +141,15 @@ export function outboundRequest(o: OutboundRequest): Promise<OutboundResult> {
       const status = res.statusCode ?? 0;
       let read = 0;
       const end = () => finish(done(status, null));
+      const declared = Number(res.headers['content-length']);
+      if (declared > o.maxResponseBytes) {
+        // announced over the budget: not a byte is read
+        truncated = true;
+        end();
+        res.destroy();
+        return;
+      }
+      // the budget is checked per chunk as it arrives: never more than the budget is kept
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
         if (read > o.maxResponseBytes) {

@@ -222,6 +222,22 @@ export const errors = {
   odInvalidUrl: (detail: string) => business(400, 'validation_error', `getMerchantURL.baseURL: ${detail}.`),
   odEmptyUpdate: () =>
     business(400, 'validation_error', 'Com entityType preenchido, updatedObjects não pode ser vazio.'),
+  /** the store's read of GET /v1/merchant is running, or ended less than the cooldown ago */
+  odMerchantFetchPending: (retryAfterSeconds: number) =>
+    business(
+      429,
+      'merchant_fetch_pending',
+      `Uma leitura de GET /v1/merchant desta loja está em andamento ou acabou de terminar. Tente novamente em ${retryAfterSeconds} segundo(s).`,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  /** this catalog replica reads as many points of sale as it may at once: not the caller's fault */
+  odMerchantFetchBusy: () =>
+    business(
+      503,
+      'merchant_fetch_busy',
+      'Muitas leituras de pontos de venda em andamento. Tente novamente em 5 segundos.',
+      { 'Retry-After': '5' },
+    ),
   odMerchantFetchFailed: (detail: string) =>
     business(400, 'merchant_fetch_failed', `A leitura de GET /v1/merchant falhou: ${detail}.`),
   odInvalidMerchantDocument: (message: string, fieldErrors: FieldErrors): HttpError => ({

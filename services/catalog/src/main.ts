@@ -2,11 +2,13 @@ import path from 'node:path';
 import type { Config } from '@od/config';
 import { RPC } from '@od/contracts';
 import { createSecretBox, parseKeyring } from '@od/crypto';
+import { createEgressDns } from '@od/egress';
 import { type OdValidator, odValidator } from '@od/opendelivery/validator';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { CatalogDb } from './db/catalog-db.ts';
 import { resealOdApiKeys } from './db/od-source.ts';
 import { StoreCache } from './db/store-cache.ts';
+import { FetchSlots } from './domain/fetch-slots.ts';
 import { adminCreate } from './handlers/admin-create.ts';
 import { adminGet } from './handlers/admin-get.ts';
 import { adminGetMenu } from './handlers/admin-get-menu.ts';
@@ -25,7 +27,7 @@ const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
 
 /** Open Delivery `GET /v1/merchant` reads: the whole exchange, and the largest document taken. */
 export const OD_FETCH_TIMEOUT_MS = 10_000;
-export const OD_MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
+export const OD_MAX_DOCUMENT_BYTES = 1024 * 1024;
 
 export { sampleMenu, sampleMerchant } from './domain/sample.ts';
 
@@ -84,6 +86,9 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       },
       fetchTimeoutMs: OD_FETCH_TIMEOUT_MS,
       maxDocumentBytes: OD_MAX_DOCUMENT_BYTES,
+      dns: createEgressDns({ servers: config.EGRESS_DNS_SERVERS, timeoutMs: config.EGRESS_DNS_TIMEOUT }),
+      slots: new FetchSlots(config.OD_MERCHANT_FETCHES),
+      cooldownMs: config.OD_MERCHANT_FETCH_COOLDOWN,
     },
   };
   base.serve(RPC.catalog, {

@@ -3,6 +3,7 @@ import type https from 'node:https';
 import type { CredentialsView } from '@od/bus';
 import { WEBHOOK_TIMEOUT_MS } from '@od/contracts';
 import type { Pool } from '@od/db';
+import type { EgressDns } from '@od/egress';
 import type { Logger } from '@od/logger';
 import { tracedWebhookCall } from '@od/telemetry';
 import {
@@ -26,6 +27,8 @@ export interface DispatcherOptions {
   credentials: CredentialsView;
   secrets: SecretsSource;
   agent: https.Agent;
+  /** the resolver of outgoing calls (EGRESS_DNS_SERVERS): c-ares, its own timeout */
+  dns?: EgressDns;
   allowPrivateNetworks: boolean;
   retryScale: number;
   /** `X-App-Id` of the Open Delivery push: this ordering application's id (OD_APP_ID) */
@@ -202,6 +205,7 @@ export class Dispatcher {
           timeoutMs: this.timeoutMs,
           allowPrivateNetworks: this.o.allowPrivateNetworks,
           agent: this.o.agent,
+          dns: this.o.dns,
           signal,
         }),
       );

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { openCredentialsKv, streamSettings, watchCredentials } from '@od/bus';
 import type { Config } from '@od/config';
 import { type CredentialRecord, RPC } from '@od/contracts';
-import { createAgent } from '@od/egress';
+import { createAgent, createEgressDns } from '@od/egress';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { createDb } from './db/client.ts';
 import { backfillCredential, pruneOld } from './db/deliveries.ts';
@@ -45,13 +45,15 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   });
   await credentials.ready;
   // sockets per host: the per-URL cap is the dispatcher's; many credentials may share one host
-  const agent = createAgent(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, GLOBAL_CAP);
+  const dns = createEgressDns({ servers: config.EGRESS_DNS_SERVERS, timeoutMs: config.EGRESS_DNS_TIMEOUT });
+  const agent = createAgent(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, GLOBAL_CAP, dns);
   const dispatcher = new Dispatcher({
     pool,
     log,
     credentials,
     secrets,
     agent,
+    dns,
     allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     retryScale: config.WEBHOOK_RETRY_SCALE,
     appId: config.OD_APP_ID,

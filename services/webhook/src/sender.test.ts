@@ -34,7 +34,7 @@ describe('webhook sender', () => {
     const all = await lookup(true, 'localhost', true);
     expect(Array.isArray(all.res)).toBe(true);
     const refused = await lookup(false, 'localhost', true);
-    expect(refused.err?.message).toMatch(/refused \(non-public network\)/);
+    expect(refused.err?.message).toMatch(/refused \(no public address\)/);
   });
 
   it('2xx is success; 3xx, 4xx, 5xx are failures with the status recorded', async () => {
@@ -61,7 +61,7 @@ describe('webhook sender', () => {
     expect(t.durationMs).toBeGreaterThanOrEqual(290);
     rx.respond({});
     expect((await send(`http://127.0.0.1:${rx.port}/x`)).error).toBe('webhook URL must use https');
-    expect((await send(`${rx.url}/x`, false)).error).toBe('host 127.0.0.1 refused (non-public network)');
+    expect((await send(`${rx.url}/x`, false)).error).toBe('host 127.0.0.1 refused (no public address)');
     expect((await send(`https://10.0.0.1/x`, false)).error).toMatch(/refused/);
   });
 

@@ -1,5 +1,5 @@
 import type https from 'node:https';
-import { AbortedError, outboundRequest } from '@od/egress';
+import { AbortedError, type EgressDns, outboundRequest } from '@od/egress';
 
 export { AbortedError };
 
@@ -18,6 +18,7 @@ export interface SendOptions {
   timeoutMs: number;
   allowPrivateNetworks: boolean;
   agent?: https.Agent;
+  dns?: EgressDns;
   signal?: AbortSignal;
 }
 

@@ -31,7 +31,7 @@ describe('webhook SSRF protection (private networks not allowed)', () => {
     const { clientId, merchantId } = await t.addCredential({ url: rx.url + path });
     await t.publish(merchantId);
     const items = await t.waitDeliveries(clientId, (d) => d[0]?.status === 'WEBHOOK_FAILED');
-    expect(items[0].lastError).toBe('host 127.0.0.1 refused (non-public network)');
+    expect(items[0].lastError).toBe('host 127.0.0.1 refused (no public address)');
     const log = await attemptsOf(clientId, 4);
     expect(log).toHaveLength(4);
     for (const a of log)
@@ -44,7 +44,7 @@ describe('webhook SSRF protection (private networks not allowed)', () => {
     const { clientId, merchantId } = await t.addCredential({ url: rx.localhostUrl + path });
     await t.publish(merchantId);
     const log = await attemptsOf(clientId, 1);
-    expect(log[0].error).toBe(`host ${new URL(rx.localhostUrl).hostname} refused (non-public network)`);
+    expect(log[0].error).toBe(`host ${new URL(rx.localhostUrl).hostname} refused (no public address)`);
     // the attempt log never shows what the name resolved to
     expect(log[0].error).not.toMatch(/127\.0\.0\.1|::1/);
     expect(log[0].statusCode).toBeNull();
@@ -57,7 +57,7 @@ describe('webhook SSRF protection (private networks not allowed)', () => {
       const { clientId, merchantId } = await t.addCredential({ url });
       await t.publish(merchantId);
       const log = await attemptsOf(clientId, 1);
-      expect(log[0].error, url).toMatch(/refused \(non-public network\)/);
+      expect(log[0].error, url).toMatch(/refused \(no public address\)/);
     }
   });
 });

@@ -1,9 +1,11 @@
 import { isGuid, type ServedRequest } from '@od/contracts';
 import type { SecretBox } from '@od/crypto';
+import type { EgressDns } from '@od/egress';
 import { errors, HttpException } from '@od/errors';
 import type { OdValidator } from '@od/opendelivery/validator';
 import type { CatalogDb } from '../db/catalog-db.ts';
 import type { StoreCache } from '../db/store-cache.ts';
+import type { FetchSlots } from '../domain/fetch-slots.ts';
 
 export interface HandlerDeps {
   db: CatalogDb;
@@ -23,10 +25,16 @@ export interface OdDeps {
   allowPrivateNetworks: boolean;
   /** the official Merchant schema (loaded on first use) */
   validator: () => Promise<OdValidator>;
-  /** the whole GET /v1/merchant exchange */
+  /** the whole GET /v1/merchant exchange, DNS included */
   fetchTimeoutMs: number;
-  /** the largest Merchant document read */
+  /** the largest Merchant document read: the read stops at the first byte beyond it */
   maxDocumentBytes: number;
+  /** the resolver of outgoing calls (EGRESS_DNS_SERVERS, EGRESS_DNS_TIMEOUT) */
+  dns: EgressDns;
+  /** reads in flight in this replica (OD_MERCHANT_FETCHES) */
+  slots: FetchSlots;
+  /** after a store's read, its next one waits this long (OD_MERCHANT_FETCH_COOLDOWN) */
+  cooldownMs: number;
 }
 
 /** The caller's store (a credential is bound to one store). */

@@ -2,11 +2,13 @@ import { type CATALOG_OPS, menuInputSchema, merchantPatchSchema, type OpHandler 
 import { outboundRequest } from '@od/egress';
 import { errors, type FieldErrors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import {
+  type MerchantUpdate,
   merchantEndpointUrl,
   merchantUpdateSchema,
   type OdMerchantDocument,
   readMerchantDocument,
 } from '@od/opendelivery';
+import { endFetchLease, takeFetchLease } from '../db/od-fetch-lease.ts';
 import { findOdSource, markOdRead, type OdSource } from '../db/od-source.ts';
 import { renderMenu } from '../domain/menu.ts';
 import { patchStore } from '../domain/merchant.ts';
@@ -14,6 +16,8 @@ import { credentialStore, type HandlerDeps } from './common.ts';
 
 /** Schema problems listed in an error answer (the rest are counted). */
 const MAX_LISTED = 50;
+/** The lease outlives the read's time budget by this (validation, the write): a crash frees it then. */
+const LEASE_SLACK_MS = 15_000;
 
 /**
  * POST /v1/menuUpdated (Open Delivery webhook, host = the ordering application):
@@ -52,67 +56,103 @@ export const odMenuUpdated =
 
     const source = await findOdSource(db.prisma, od.box, merchantId);
     if (!source) throw new HttpException(errors.odNotOnboarded());
-    await markOdRead(db.prisma, merchantId, 'PROCESSING', null);
-    const fail = async (e: HttpException): Promise<never> => {
-      const b = e.http.body as { message?: string; errors?: FieldErrors };
-      const first = b.errors ? Object.entries(b.errors).slice(0, 3) : [];
-      const more = first.map(([k, v]) => `${k}: ${v[0]}`).join('; ');
-      await markOdRead(db.prisma, merchantId, 'FAIL', [b.message, more].filter(Boolean).join(' '));
-      throw e;
-    };
-
-    const doc = await fetchMerchant(deps, source).catch((e) =>
-      e instanceof HttpException ? fail(e) : Promise.reject(e),
-    );
-    const problems = (await od.validator()).response('getMerchant', 200, doc);
-    if (problems.length)
-      return fail(
-        new HttpException(
-          errors.odInvalidMerchantDocument(
-            `O documento de GET /v1/merchant não segue o schema Merchant do Open Delivery 1.4.0 (${problems.length} problema(s)).`,
-            schemaErrors(problems),
-          ),
-        ),
-      );
-    const merchant = doc as OdMerchantDocument;
-    if (!sameMerchant(source, merchantId, merchant.id))
-      return fail(
-        new HttpException(
-          errors.odInvalidMerchantDocument('O documento é de outro estabelecimento.', {
-            id: [`esperado ${source.odMerchantId}, recebido ${merchant.id}`],
-          }),
-        ),
-      );
-    const reading = readMerchantDocument(merchant);
-    const store = merchantPatchSchema.safeParse(reading.store);
-    const menu = menuInputSchema.safeParse(reading.menu);
-    const issues = [
-      ...reading.issues.map((i) => ({ path: [i.path], message: i.message })),
-      ...(store.success ? [] : store.error.issues.map((i) => ({ ...i, path: ['basicInfo', ...i.path] }))),
-      ...(menu.success ? [] : menu.error.issues.map((i) => ({ ...i, path: ['menu', ...i.path] }))),
-    ];
-    if (issues.length || !store.success || !menu.success)
-      return fail(
-        new HttpException(
-          errors.odInvalidMerchantDocument(
-            'O documento segue o padrão, mas não cabe nas regras da plataforma.',
-            fieldErrorsFromIssues(issues.slice(0, MAX_LISTED)),
-          ),
-        ),
-      );
-    const at = now().toISOString();
-    const done = await db.edit(merchantId, (s) => {
-      const state = patchStore(s, store.data, at);
-      if (merchantStatus) state.status = merchantStatus;
-      const menuId = (menu.data.id ?? s.menuId).toLowerCase();
-      state.menuId = menuId;
-      return { state, menu: { source: menu.data, public: renderMenu(menu.data, menuId) }, result: true };
-    });
-    if (!done) throw new HttpException(errors.notFound(req.traceId));
-    await markOdRead(db.prisma, merchantId, 'SUCCESS', null);
-    changed(merchantId);
-    return { status: 204 };
+    const end = await beginRead(deps, merchantId);
+    try {
+      return await readAndReplace(deps, source, merchantId, merchantStatus, req.traceId);
+    } finally {
+      await end();
+    }
   };
+
+/**
+ * The bounds of reading a point of sale (issue 22): a slot of this replica (503 when all are busy)
+ * and the store's lease across replicas (429 + Retry-After while a read runs or cools down). The
+ * returned function ends both; the cooldown starts then.
+ */
+async function beginRead({ db, od }: HandlerDeps, merchantId: string): Promise<() => Promise<void>> {
+  if (!od.slots.tryTake()) throw new HttpException(errors.odMerchantFetchBusy());
+  try {
+    const lease = await takeFetchLease(db.prisma, merchantId, od.fetchTimeoutMs + LEASE_SLACK_MS);
+    if (!lease.taken) throw new HttpException(errors.odMerchantFetchPending(lease.retryAfterSeconds));
+  } catch (e) {
+    od.slots.release();
+    throw e;
+  }
+  return async () => {
+    od.slots.release();
+    await endFetchLease(db.prisma, merchantId, od.cooldownMs);
+  };
+}
+
+/** Reads the document, checks it and replaces the store and its menu, or records why not. */
+async function readAndReplace(
+  deps: HandlerDeps,
+  source: OdSource,
+  merchantId: string,
+  merchantStatus: MerchantUpdate['merchantStatus'],
+  traceId: string,
+): Promise<{ status: 204 }> {
+  const { db, od, now, changed } = deps;
+  const fail = async (e: HttpException): Promise<never> => {
+    const b = e.http.body as { message?: string; errors?: FieldErrors };
+    const first = b.errors ? Object.entries(b.errors).slice(0, 3) : [];
+    const more = first.map(([k, v]) => `${k}: ${v[0]}`).join('; ');
+    await markOdRead(db.prisma, merchantId, 'FAIL', [b.message, more].filter(Boolean).join(' '));
+    throw e;
+  };
+
+  const doc = await fetchMerchant(deps, source).catch((e) =>
+    e instanceof HttpException ? fail(e) : Promise.reject(e),
+  );
+  const problems = (await od.validator()).response('getMerchant', 200, doc);
+  if (problems.length)
+    return fail(
+      new HttpException(
+        errors.odInvalidMerchantDocument(
+          `O documento de GET /v1/merchant não segue o schema Merchant do Open Delivery 1.4.0 (${problems.length} problema(s)).`,
+          schemaErrors(problems),
+        ),
+      ),
+    );
+  const merchant = doc as OdMerchantDocument;
+  if (!sameMerchant(source, merchantId, merchant.id))
+    return fail(
+      new HttpException(
+        errors.odInvalidMerchantDocument('O documento é de outro estabelecimento.', {
+          id: [`esperado ${source.odMerchantId}, recebido ${merchant.id}`],
+        }),
+      ),
+    );
+  const reading = readMerchantDocument(merchant);
+  const store = merchantPatchSchema.safeParse(reading.store);
+  const menu = menuInputSchema.safeParse(reading.menu);
+  const issues = [
+    ...reading.issues.map((i) => ({ path: [i.path], message: i.message })),
+    ...(store.success ? [] : store.error.issues.map((i) => ({ ...i, path: ['basicInfo', ...i.path] }))),
+    ...(menu.success ? [] : menu.error.issues.map((i) => ({ ...i, path: ['menu', ...i.path] }))),
+  ];
+  if (issues.length || !store.success || !menu.success)
+    return fail(
+      new HttpException(
+        errors.odInvalidMerchantDocument(
+          'O documento segue o padrão, mas não cabe nas regras da plataforma.',
+          fieldErrorsFromIssues(issues.slice(0, MAX_LISTED)),
+        ),
+      ),
+    );
+  const at = now().toISOString();
+  const done = await db.edit(merchantId, (s) => {
+    const state = patchStore(s, store.data, at);
+    if (merchantStatus) state.status = merchantStatus;
+    const menuId = (menu.data.id ?? s.menuId).toLowerCase();
+    state.menuId = menuId;
+    return { state, menu: { source: menu.data, public: renderMenu(menu.data, menuId) }, result: true };
+  });
+  if (!done) throw new HttpException(errors.notFound(traceId));
+  await markOdRead(db.prisma, merchantId, 'SUCCESS', null);
+  changed(merchantId);
+  return { status: 204 };
+}
 
 /** The point of sale's document registered at onboarding, or a 400 saying why not. */
 async function fetchMerchant({ od }: HandlerDeps, source: OdSource): Promise<unknown> {
@@ -124,6 +164,7 @@ async function fetchMerchant({ od }: HandlerDeps, source: OdSource): Promise<unk
     headers: { accept: 'application/json', ...(source.apiKey ? { 'x-api-key': source.apiKey } : {}) },
     timeoutMs: od.fetchTimeoutMs,
     allowPrivateNetworks: od.allowPrivateNetworks,
+    dns: od.dns,
     maxResponseBytes: od.maxDocumentBytes,
     keepBody: true,
   });
