@@ -1,3 +1,4 @@
+export * from './dns-server.ts';
 export * from './feed.ts';
 export * from './fixtures.ts';
 export * from './https-receiver.ts';
