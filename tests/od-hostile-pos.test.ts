@@ -1,0 +1,272 @@
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createMerchant, requestToken, startStack, type TestStack } from '@od/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Issue 22: a hostile point of sale against catalog's `POST /v1/menuUpdated` read. Its server
+ * (a) drips a body slowly, (b) hangs, (c) floods far over 1 MiB fast (64 MiB), serves just under 1 MiB
+ * of JSON costly to parse, and (d) one of its credentials calls 20 times a second; seven stores
+ * attack at once, each at least 4 times a second, for longer than the read's 10 s budget.
+ * Catalog runs in this process (startStack): its memory is this process's heapUsed + external
+ * (Buffers live in `external`), sampled every 20 ms. Bound: the reads in flight per replica
+ * (OD_MERCHANT_FETCHES = 4) x (1 MiB read + 1 MiB joined + document and parse) stays far below it.
+ * Meanwhile another store's menu is read every 50 ms and must keep answering fast.
+ */
+const MiB = 1024 * 1024;
+const MEMORY_BOUND = 64 * MiB;
+const READ_P95_MS = 500;
+const READ_MAX_MS = 2_000;
+const ATTACK_MS = 12_000;
+const FETCHES = 4;
+const COOLDOWN_MS = 3_000;
+const POS_ID = '22815773000169-dbc7e35a-c936-4665-9e13-eb55eb8b6824';
+const CERTS = path.resolve(import.meta.dirname, '../libs/testing/certs');
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const used = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external;
+};
+
+type Mode = 'drip' | 'hang' | 'flood' | 'json';
+
+/** The hostile point of sale: `/drip`, `/hang`, `/flood` (any suffix); counts reads and open ones. */
+async function startHostilePos() {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  // just under 1 MiB of valid JSON, the costliest shape to parse (tiny objects), not a Merchant
+  const json = Buffer.from(`{"items":[${Array(116_000).fill('{"a":1}').join(',')}]}`);
+  let open = 0;
+  let maxOpen = 0;
+  const reads: Record<Mode, number> = { drip: 0, hang: 0, flood: 0, json: 0 };
+  const paths: string[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const server = https.createServer(
+    {
+      cert: readFileSync(path.join(CERTS, 'server.pem')),
+      key: readFileSync(path.join(CERTS, 'server-key.pem')),
+    },
+    (req, res) => {
+      const mode = (req.url ?? '').split('/')[1] as Mode;
+      reads[mode]++;
+      paths.push(req.url ?? '');
+      open++;
+      maxOpen = Math.max(maxOpen, open);
+      res.on('close', () => {
+        open--;
+      });
+      if (mode === 'hang') return;
+      if (mode === 'json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(json);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"');
+      if (mode === 'drip') {
+        // 2 KiB every 50 ms: 40 KiB/s, for ever
+        const t = setInterval(() => {
+          if (res.destroyed) return clearInterval(t);
+          res.write(chunk.subarray(0, 2048));
+        }, 50);
+        timers.add(t);
+        res.on('close', () => clearInterval(t));
+        return;
+      }
+      // flood: 64 MiB as fast as the reader takes it
+      let left = 1024;
+      const pump = () => {
+        while (left > 0 && !res.destroyed) {
+          left--;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end('"}');
+      };
+      pump();
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    reads,
+    paths,
+    get maxOpen() {
+      return maxOpen;
+    },
+    async close() {
+      for (const t of timers) clearInterval(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
+
+describe('a hostile point of sale cannot move catalog past its memory bound (issue 22)', () => {
+  let stack: TestStack;
+  let pos: Awaited<ReturnType<typeof startHostilePos>>;
+
+  const admin = async (p: string, body: unknown) => {
+    const r = await stack.admin('POST', p, body);
+    expect(r.status).toBe(201);
+    return (await r.json()) as Record<string, any>;
+  };
+  const tokenOf = async (merchantId: string, apiProfile: 'OPEN_DELIVERY' | 'SPEC') => {
+    const c = await admin(`/admin/v1/merchants/${merchantId}/credentials`, {
+      name: `pdv ${apiProfile}`,
+      scopes: ['orders:read', 'merchant:read', 'catalog:read'],
+      deliveryMode: 'POLLING',
+      apiProfile,
+    });
+    const t = await requestToken(stack, c.clientId, c.clientSecret);
+    return ((await t.json()) as { access_token: string }).access_token;
+  };
+  const call = (token: string, method: string, p: string, body?: unknown) =>
+    stack.api(p, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    [stack, pos] = await Promise.all([
+      startStack({
+        services: ['catalog', 'auth'],
+        env: {
+          RATE_LIMIT_ENABLED: 'false',
+          OD_MERCHANT_FETCHES: String(FETCHES),
+          OD_MERCHANT_FETCH_COOLDOWN: `${COOLDOWN_MS}ms`,
+        },
+      }),
+      startHostilePos(),
+    ]);
+  });
+  afterAll(async () => {
+    await pos?.close();
+    await stack?.stop();
+  });
+
+  it('drip, hang, flood and 20 calls a second: memory within the bound, other stores read fast', async () => {
+    // the attackers: six stores, each onboarded at a hostile path
+    const modes: Mode[] = ['drip', 'drip', 'hang', 'hang', 'flood', 'flood', 'json'];
+    const attackers = await Promise.all(
+      modes.map(async (mode, i) => {
+        const store = await admin('/admin/v1/merchants', { name: `PDV hostil ${i}` });
+        const token = await tokenOf(store.id, 'OPEN_DELIVERY');
+        const put = await call(token, 'PUT', `/v1/merchantOnboarding?merchantId=${POS_ID}`, {
+          getMerchantURL: { baseURL: `${pos.url}/${mode}/${i}` },
+        });
+        expect(put.status).toBe(201);
+        return { mode, token, i };
+      }),
+    );
+    // the neighbour: a store with a menu, read by its own credential
+    const { merchantId } = await createMerchant(stack, { name: 'Vizinho' });
+    const reader = await tokenOf(merchantId, 'SPEC');
+    const readMenu = async () => {
+      const t0 = performance.now();
+      const r = await call(reader, 'GET', `/v1/merchant/${merchantId}/menus`);
+      await r.arrayBuffer();
+      expect(r.status).toBe(200);
+      return performance.now() - t0;
+    };
+    // warm up (the validator loads on a first read; JIT), then the baseline
+    for (let i = 0; i < 20; i++) await readMenu();
+    await call(attackers[4].token, 'POST', '/v1/menuUpdated');
+    await new Promise((r) => setTimeout(r, COOLDOWN_MS + 200));
+    gc();
+    const baseline = used();
+    const rssBefore = process.memoryUsage().rss;
+
+    let peak = baseline;
+    let peakRss = rssBefore;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, used());
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 20);
+    const answers: { mode: Mode; i: number; status: number; retryAfter: string | null; body: any }[] = [];
+    const pending: Promise<void>[] = [];
+    const end = Date.now() + ATTACK_MS;
+    const fire = (a: (typeof attackers)[number]) =>
+      pending.push(
+        call(a.token, 'POST', '/v1/menuUpdated').then(async (r) => {
+          const text = await r.text();
+          answers.push({
+            mode: a.mode,
+            i: a.i,
+            status: r.status,
+            retryAfter: r.headers.get('retry-after'),
+            body: text ? JSON.parse(text) : undefined,
+          });
+        }),
+      );
+    // (d): every attacker calls 4 times a second, the last flood store 20 times a second
+    const loops = attackers.map(async (a) => {
+      const every = a.i === 5 ? 50 : 250;
+      while (Date.now() < end) {
+        fire(a);
+        await new Promise((r) => setTimeout(r, every));
+      }
+    });
+    const latencies: number[] = [];
+    const reads = (async () => {
+      while (Date.now() < end + 2_000) {
+        latencies.push(await readMenu());
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    await Promise.all(loops);
+    await Promise.all(pending);
+    await reads;
+    clearInterval(sampler);
+
+    const growth = peak - baseline;
+    const figures = {
+      baselineMiB: +(baseline / MiB).toFixed(1),
+      peakMiB: +(peak / MiB).toFixed(1),
+      growthMiB: +(growth / MiB).toFixed(1),
+      boundMiB: MEMORY_BOUND / MiB,
+      rssBeforeMiB: +(rssBefore / MiB).toFixed(1),
+      peakRssMiB: +(peakRss / MiB).toFixed(1),
+      calls: answers.length,
+      byStatus: answers.reduce<Record<number, number>>((m, a) => {
+        m[a.status] = (m[a.status] ?? 0) + 1;
+        return m;
+      }, {}),
+      posReads: pos.reads,
+      posMaxOpen: pos.maxOpen,
+      menuReads: latencies.length,
+      menuP50Ms: Math.round(pct(latencies, 0.5)),
+      menuP95Ms: Math.round(pct(latencies, 0.95)),
+      menuMaxMs: Math.round(Math.max(...latencies)),
+    };
+    console.log('hostile point of sale:', JSON.stringify(figures));
+
+    expect(growth).toBeLessThan(MEMORY_BOUND);
+    expect(figures.menuP95Ms).toBeLessThan(READ_P95_MS);
+    expect(figures.menuMaxMs).toBeLessThan(READ_MAX_MS);
+    // never more reads open at the point of sale than the replica's slots
+    expect(pos.maxOpen).toBeLessThanOrEqual(FETCHES);
+    // a store reads at most once per (running read + cooldown): the 20-a-second caller included
+    const perStore = (i: number) => pos.paths.filter((p) => p.endsWith(`/${i}`)).length;
+    expect(perStore(5)).toBeLessThanOrEqual(Math.ceil(ATTACK_MS / COOLDOWN_MS) + 2);
+    // what each got: 400 naming the problem, 429 / 503 with Retry-After, never a 500
+    for (const a of answers) {
+      expect([400, 429, 503]).toContain(a.status);
+      if (a.status !== 400) expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+    }
+    const failures = (mode: Mode) =>
+      answers.filter((a) => a.mode === mode && a.status === 400).map((a) => a.body.title ?? a.body.message);
+    expect(failures('flood').length).toBeGreaterThan(0);
+    for (const t of failures('flood')) expect(t).toMatch(/passa de 1048576 bytes/);
+    for (const t of [...failures('drip'), ...failures('hang')]) expect(t).toMatch(/timeout after 10000 ms/);
+    for (const t of failures('json')) expect(t).toMatch(/schema Merchant/);
+    expect(answers.some((a) => a.status === 429)).toBe(true);
+    expect(answers.some((a) => a.status === 503)).toBe(true);
+  }, 120_000);
+});
