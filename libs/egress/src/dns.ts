@@ -19,7 +19,7 @@ export interface EgressDns {
 }
 
 export const DEFAULT_DNS_TIMEOUT_MS = 3_000;
-/** c-ares tries each server this often; the per-try timeout doubles between rounds. */
+/** c-ares asks each server this often within the budget (its per-try timeout grows between rounds). */
 const TRIES = 2;
 
 /**
