@@ -27,6 +27,8 @@ const LEASE_SLACK_MS = 15_000;
  *   Partial updates are applied by reading the whole document again (the point of sale's document
  *   already holds them): the result is the same, with one code path;
  * - `merchantStatus` alone: opens or closes the store without a read; with a read, it wins.
+ * Bounded (issue 22, README): one read per store at a time across replicas, then a cooldown (429 +
+ * Retry-After meanwhile), OD_MERCHANT_FETCHES per replica (503), 10 s and 1 MiB per read.
  * Synchronous: 204 once replaced, visible at the next GET. Anything wrong with the point of sale's
  * side (unreachable, refused address, non-2xx, too large, slow, not JSON, not the standard's
  * Merchant, another merchant's document, beyond the platform's limits) is a 400 naming the problem,

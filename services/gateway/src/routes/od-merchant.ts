@@ -77,7 +77,7 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
           summary:
             'Open Delivery: the point of sale changed its merchant; read it again (scope merchant:write)',
           description:
-            'Empty body or entityType + updatedObjects: the platform reads GET /v1/merchant (https, SSRF rules, 10 s, 4 MiB), validates it against the standard Merchant schema and replaces the store and its menu; 204 when done, 400 naming the problem otherwise (nothing changes). merchantStatus alone opens or closes the store. OPEN_DELIVERY credentials only.',
+            'Empty body or entityType + updatedObjects: the platform reads GET /v1/merchant (https, SSRF rules, 10 s, 1 MiB), validates it against the standard Merchant schema and replaces the store and its menu; 204 when done, 400 naming the problem otherwise (nothing changes). One read per store at a time, then a cooldown (default 10 s): 429 merchant_fetch_pending with Retry-After meanwhile; 503 merchant_fetch_busy with Retry-After when the platform reads too many points of sale at once. merchantStatus alone opens or closes the store. OPEN_DELIVERY credentials only.',
           security: [{ bearer: [] }],
           body: merchantUpdateSchema.optional(),
         },
