@@ -72,13 +72,12 @@ export const odMenuUpdated =
  * returned function ends both; the cooldown starts then.
  */
 async function beginRead({ db, od }: HandlerDeps, merchantId: string): Promise<() => Promise<void>> {
-  if (!od.slots.tryTake()) throw new HttpException(errors.odMerchantFetchBusy());
-  try {
-    const lease = await takeFetchLease(db.prisma, merchantId, od.fetchTimeoutMs + LEASE_SLACK_MS);
-    if (!lease.taken) throw new HttpException(errors.odMerchantFetchPending(lease.retryAfterSeconds));
-  } catch (e) {
-    od.slots.release();
-    throw e;
+  // the lease first: calls of a store already reading must not take this replica's slots
+  const lease = await takeFetchLease(db.prisma, merchantId, od.fetchTimeoutMs + LEASE_SLACK_MS);
+  if (!lease.taken) throw new HttpException(errors.odMerchantFetchPending(lease.retryAfterSeconds));
+  if (!od.slots.tryTake()) {
+    await endFetchLease(db.prisma, merchantId, 0);
+    throw new HttpException(errors.odMerchantFetchBusy());
   }
   return async () => {
     od.slots.release();
