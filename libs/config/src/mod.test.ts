@@ -103,3 +103,31 @@ describe('config: production refuses what is not a real key', () => {
     ).toBe('b');
   });
 });
+
+describe('config: outgoing calls (issue 22)', () => {
+  it('egress DNS servers, DNS deadline and the point-of-sale read bounds: defaults, values, refusals', () => {
+    const dev = (env: Record<string, string>) => loadConfig(env, () => {});
+    expect(dev({})).toMatchObject({
+      EGRESS_DNS_SERVERS: [],
+      EGRESS_DNS_TIMEOUT: 3_000,
+      OD_MERCHANT_FETCH_COOLDOWN: 10_000,
+      OD_MERCHANT_FETCHES: 4,
+    });
+    expect(
+      dev({
+        EGRESS_DNS_SERVERS: '10.0.0.10, 127.0.0.1:5353,[2001:db8::1]:53',
+        EGRESS_DNS_TIMEOUT: '500ms',
+        OD_MERCHANT_FETCH_COOLDOWN: '0ms',
+        OD_MERCHANT_FETCHES: '8',
+      }),
+    ).toMatchObject({
+      EGRESS_DNS_SERVERS: ['10.0.0.10', '127.0.0.1:5353', '[2001:db8::1]:53'],
+      EGRESS_DNS_TIMEOUT: 500,
+      OD_MERCHANT_FETCH_COOLDOWN: 0,
+      OD_MERCHANT_FETCHES: 8,
+    });
+    expect(errorOf(() => dev({ EGRESS_DNS_SERVERS: 'dns.example.com' }))).toMatch(/EGRESS_DNS_SERVERS/);
+    expect(errorOf(() => dev({ OD_MERCHANT_FETCHES: '0' }))).toMatch(/OD_MERCHANT_FETCHES/);
+    expect(errorOf(() => dev({ EGRESS_DNS_TIMEOUT: '3' }))).toMatch(/EGRESS_DNS_TIMEOUT/);
+  });
+});
