@@ -69,7 +69,7 @@ export interface OutboundResult {
   /** what went wrong before an answer: never a resolved address nor a secret */
   error: string | null;
   durationMs: number;
-  /** the answer's bytes when `keepBody` */
+  /** the answer's bytes when `keepBody` (empty when `truncated`) */
   body: Buffer;
   /** the answer was longer than maxResponseBytes */
   truncated: boolean;
@@ -91,7 +91,8 @@ export function outboundRequest(o: OutboundRequest): Promise<OutboundResult> {
     statusCode,
     error,
     durationMs: Math.round(performance.now() - started),
-    body: Buffer.concat(chunks),
+    // a cut answer is of no use: not copied
+    body: truncated ? Buffer.alloc(0) : Buffer.concat(chunks),
     truncated,
   });
   const checked = checkHttpsUrl(o.url, o.label);

@@ -81,7 +81,8 @@ async function beginRead({ db, od }: HandlerDeps, merchantId: string): Promise<(
   }
   return async () => {
     od.slots.release();
-    await endFetchLease(db.prisma, merchantId, od.cooldownMs);
+    // not recorded (database trouble): the lease still ends by itself, LEASE_SLACK_MS after the budget
+    await endFetchLease(db.prisma, merchantId, od.cooldownMs).catch(() => {});
   };
 }
 
