@@ -126,7 +126,9 @@ describe('config: outgoing calls (issue 22)', () => {
       OD_MERCHANT_FETCH_COOLDOWN: 0,
       OD_MERCHANT_FETCHES: 8,
     });
-    expect(errorOf(() => dev({ EGRESS_DNS_SERVERS: 'dns.example.com' }))).toMatch(/EGRESS_DNS_SERVERS/);
+    for (const bad of ['dns.example.com', 'dead', '10.0.0.1:99999', '[dns]:53'])
+      expect(errorOf(() => dev({ EGRESS_DNS_SERVERS: bad }))).toMatch(/EGRESS_DNS_SERVERS/);
+    expect(dev({ EGRESS_DNS_SERVERS: '2001:db8::53' }).EGRESS_DNS_SERVERS).toEqual(['2001:db8::53']);
     expect(errorOf(() => dev({ OD_MERCHANT_FETCHES: '0' }))).toMatch(/OD_MERCHANT_FETCHES/);
     expect(errorOf(() => dev({ EGRESS_DNS_TIMEOUT: '3' }))).toMatch(/EGRESS_DNS_TIMEOUT/);
   });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { KeyringError, parseKeyring } from '@od/crypto';
 import { z } from 'zod';
 
@@ -5,6 +6,13 @@ const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** `1.2.3.4`, `1.2.3.4:53`, `2001:db8::1`, `[2001:db8::1]:53` (what dns.Resolver#setServers takes) */
+const isDnsServer = (s: string): boolean => {
+  const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([\d.]+)(?::(\d{1,5}))?$/.exec(s);
+  if (!m) return isIP(s) === 6;
+  return isIP(m[1]) !== 0 && (m[2] === undefined || Number(m[2]) <= 65535);
+};
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /** A duration such as `90s`, `30m`, `24h` or `7d`, in milliseconds. */
@@ -94,15 +102,7 @@ export const envSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .refine(
-      (list) =>
-        list.every((s) =>
-          /^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-f:.]+\](:\d{1,5})?|[0-9a-f:]+)$/i.test(s),
-        ),
-      {
-        message: 'ip, ip:port or [ipv6]:port, comma separated',
-      },
-    ),
+    .refine((list) => list.every(isDnsServer), { message: 'ip, ip:port or [ipv6]:port, comma separated' }),
   /** the whole lookup of one name of an outgoing call (A and AAAA): failing it, the call fails */
   EGRESS_DNS_TIMEOUT: duration.default(3_000),
   /** catalog: after a read of a point of sale's GET /v1/merchant, the store's next read waits this long */
