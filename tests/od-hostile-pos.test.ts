@@ -128,7 +128,7 @@ describe('a hostile point of sale cannot move catalog past its memory bound (iss
   const tokenOf = async (merchantId: string, apiProfile: 'OPEN_DELIVERY' | 'SPEC') => {
     const c = await admin(`/admin/v1/merchants/${merchantId}/credentials`, {
       name: `pdv ${apiProfile}`,
-      scopes: ['orders:read', 'merchant:read', 'catalog:read'],
+      scopes: apiProfile === 'OPEN_DELIVERY' ? ['merchant:read', 'merchant:write'] : ['catalog:read'],
       deliveryMode: 'POLLING',
       apiProfile,
     });
