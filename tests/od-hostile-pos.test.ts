@@ -4,7 +4,17 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createMerchant, requestToken, startStack, type TestStack } from '@od/testing';
+import { refusedHost } from '@od/egress';
+import { OD_SPEC_PATH } from '@od/opendelivery/validator';
+import {
+  createMerchant,
+  requestToken,
+  startDnsServer,
+  startStack,
+  type TestDnsServer,
+  type TestStack,
+} from '@od/testing';
+import { OpenAPIBackend } from 'openapi-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -31,6 +41,7 @@ const READ_MAX_MS = 5_000;
 const ATTACK_MS = 12_000;
 const FETCHES = 4;
 const COOLDOWN_MS = 3_000;
+const DNS_TIMEOUT_MS = 4_000;
 const POS_ID = '22815773000169-dbc7e35a-c936-4665-9e13-eb55eb8b6824';
 const CERTS = path.resolve(import.meta.dirname, '../libs/testing/certs');
 
@@ -41,16 +52,16 @@ const used = () => {
   return m.heapUsed + m.external;
 };
 
-type Mode = 'drip' | 'hang' | 'flood' | 'json' | 'slow';
+type Mode = 'drip' | 'hang' | 'flood' | 'json' | 'slow' | 'good';
 
 /** The hostile point of sale: `/drip`, `/hang`, `/flood` (any suffix); counts reads and open ones. */
-async function startHostilePos() {
+async function startHostilePos(good: string) {
   const chunk = Buffer.alloc(64 * 1024, 'x');
   // just under 1 MiB of valid JSON, the costliest shape to parse (tiny objects), not a Merchant
   const json = Buffer.from(`{"items":[${Array(116_000).fill('{"a":1}').join(',')}]}`);
   let open = 0;
   let maxOpen = 0;
-  const reads: Record<Mode, number> = { drip: 0, hang: 0, flood: 0, json: 0, slow: 0 };
+  const reads: Record<Mode, number> = { drip: 0, hang: 0, flood: 0, json: 0, slow: 0, good: 0 };
   const paths: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server = https.createServer(
@@ -68,6 +79,7 @@ async function startHostilePos() {
         open--;
       });
       if (mode === 'hang') return;
+      if (mode === 'good') return void res.writeHead(200, { 'content-type': 'application/json' }).end(good);
       if (mode === 'slow') {
         const t = setTimeout(() => res.writeHead(404).end(), 1_500);
         timers.add(t);
@@ -114,11 +126,19 @@ async function startHostilePos() {
   };
 }
 
+/** The standard's example Merchant (id POS_ID), from the official file itself. */
+async function officialExample(): Promise<Record<string, unknown>> {
+  const api = new OpenAPIBackend({ definition: OD_SPEC_PATH, quick: true });
+  await api.init();
+  return structuredClone((api.definition as any).components.examples.merchantExample.value);
+}
+
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
 
 describe('a hostile point of sale cannot move catalog past its memory bound (issue 22)', () => {
   let stack: TestStack;
   let pos: Awaited<ReturnType<typeof startHostilePos>>;
+  let silentDns: TestDnsServer;
 
   const admin = async (p: string, body: unknown) => {
     const r = await stack.admin('POST', p, body);
@@ -146,6 +166,7 @@ describe('a hostile point of sale cannot move catalog past its memory bound (iss
     });
 
   beforeAll(async () => {
+    silentDns = await startDnsServer({ silent: true });
     [stack, pos] = await Promise.all([
       startStack({
         services: ['catalog', 'auth'],
@@ -153,14 +174,18 @@ describe('a hostile point of sale cannot move catalog past its memory bound (iss
           RATE_LIMIT_ENABLED: 'false',
           OD_MERCHANT_FETCHES: String(FETCHES),
           OD_MERCHANT_FETCH_COOLDOWN: `${COOLDOWN_MS}ms`,
+          // every name goes to a DNS server that never answers (the other stores use literal IPs)
+          EGRESS_DNS_SERVERS: silentDns.address,
+          EGRESS_DNS_TIMEOUT: `${DNS_TIMEOUT_MS}ms`,
         },
       }),
-      startHostilePos(),
+      officialExample().then((doc) => startHostilePos(JSON.stringify(doc))),
     ]);
   });
   afterAll(async () => {
     await pos?.close();
     await stack?.stop();
+    await silentDns?.close();
   });
 
   it('drip, hang, flood and 20 calls a second: memory within the bound, other stores read fast', async () => {
@@ -333,5 +358,45 @@ describe('a hostile point of sale cannot move catalog past its memory bound (iss
     } finally {
       await replica.stop();
     }
+  }, 60_000);
+  it("stores whose point of sale's DNS never answers fail at the DNS deadline; another store's read completes meanwhile", async () => {
+    const onboard = async (name: string, baseURL: string) => {
+      const store = await admin('/admin/v1/merchants', { name });
+      const token = await tokenOf(store.id, 'OPEN_DELIVERY');
+      const put = await call(token, 'PUT', `/v1/merchantOnboarding?merchantId=${POS_ID}`, {
+        getMerchantURL: { baseURL },
+      });
+      expect(put.status).toBe(201);
+      return token;
+    };
+    const port = new URL(pos.url).port;
+    const hostile = await Promise.all(
+      [0, 1, 2].map((i) => onboard(`PDV sem DNS ${i}`, `https://pdv-${i}.dns-lento.test:${port}/good/d${i}`)),
+    );
+    const good = await onboard('PDV bom', `${pos.url}/good/ok`);
+    const started = performance.now();
+    let firstHostileAnswer = Number.POSITIVE_INFINITY;
+    const stuck = hostile.map((t) =>
+      call(t, 'POST', '/v1/menuUpdated').then((r) => {
+        firstHostileAnswer = Math.min(firstHostileAnswer, performance.now());
+        return r;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const ok = await call(good, 'POST', '/v1/menuUpdated');
+    const goodMs = performance.now() - started;
+    expect(ok.status).toBe(204);
+    // done while every hostile read was still waiting on its DNS
+    expect(started + goodMs).toBeLessThan(firstHostileAnswer);
+    for (const [i, r] of (await Promise.all(stuck)).entries()) {
+      expect(r.status).toBe(400);
+      const title = (await r.json()).title as string;
+      expect(title).toContain(refusedHost(`pdv-${i}.dns-lento.test`));
+    }
+    const hostileMs = performance.now() - started;
+    expect(hostileMs).toBeGreaterThanOrEqual(DNS_TIMEOUT_MS - 100);
+    expect(hostileMs).toBeLessThan(DNS_TIMEOUT_MS + 5_000);
+    expect(silentDns.queries.filter((q) => q.endsWith('.dns-lento.test')).length).toBeGreaterThanOrEqual(3);
+    expect(pos.paths.filter((p) => p.startsWith('/good/d'))).toEqual([]);
   }, 60_000);
 });
