@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_KEYS, isLoopback, loadConfig } from './mod.ts';
+import { ConfigError, DEV_KEYS, isLoopback, loadConfig, SERVICE_KEYS, SERVICE_NAMES } from './mod.ts';
 
 const key32 = () => randomBytes(32).toString('base64');
 const REAL = {
@@ -12,6 +12,8 @@ const REAL = {
   RPC_PUBLIC_KEYS: `gateway=${randomBytes(32).toString('base64url')}`,
   NATS_USER: 'auth',
   NATS_PASSWORD: 'p'.repeat(24),
+  PUBLIC_BASE_URL: 'https://api.example.com',
+  PANEL_PUBLIC_URL: 'https://panel.example.com',
 };
 const prod = (extra: Record<string, string | undefined> = {}) =>
   loadConfig({ NODE_ENV: 'production', HOST: '0.0.0.0', ...REAL, ...extra }, () => {});
@@ -69,7 +71,7 @@ describe('config: production refuses what is not a real key', () => {
   it('refuses a missing key, each named', () => {
     for (const k of ['ADMIN_TOKEN', 'JWT_SECRET', 'CLIENT_SECRET_KEY', 'SECRETS_KEYS', 'RPC_SIGNING_KEY'])
       expect(errorOf(() => prod({ [k]: undefined }))).toMatch(
-        new RegExp(`missing required secrets in production: ${k}`),
+        new RegExp(`missing required settings in production: ${k}`),
       );
   });
 
@@ -131,5 +133,103 @@ describe('config: outgoing calls (issue 22)', () => {
     expect(dev({ EGRESS_DNS_SERVERS: '2001:db8::53' }).EGRESS_DNS_SERVERS).toEqual(['2001:db8::53']);
     expect(errorOf(() => dev({ OD_MERCHANT_FETCHES: '0' }))).toMatch(/OD_MERCHANT_FETCHES/);
     expect(errorOf(() => dev({ EGRESS_DNS_TIMEOUT: '3' }))).toMatch(/EGRESS_DNS_TIMEOUT/);
+  });
+});
+
+describe('config: each service requires and holds only its own keys', () => {
+  const LINKS = { DATABASE_URL: 'postgresql://od_x:pw@db:5432/od', REDIS_URL: 'redis://gw:pw@redis:6379' };
+  const only = (service: (typeof SERVICE_NAMES)[number], extra: Record<string, string | undefined> = {}) => {
+    const env: Record<string, string | undefined> = { NODE_ENV: 'production', HOST: '0.0.0.0', ...LINKS };
+    for (const k of ['NATS_USER', 'NATS_PASSWORD', 'PUBLIC_BASE_URL', 'PANEL_PUBLIC_URL'] as const)
+      env[k] = REAL[k];
+    for (const k of SERVICE_KEYS[service]) env[k] = REAL[k];
+    return { env: { ...env, ...extra }, warnings: [] as string[] };
+  };
+
+  it('webhook starts without ADMIN_TOKEN, JWT_SECRET, CLIENT_SECRET_KEY or SECRETS_KEYS, and holds none', () => {
+    const { env } = only('webhook');
+    const c = loadConfig(env, () => {}, { service: 'webhook' });
+    expect([c.ADMIN_TOKEN, c.JWT_SECRET, c.CLIENT_SECRET_KEY, c.SECRETS_KEYS]).toEqual(['', '', '', '']);
+    // the same environment without a service name is refused: every key is required then
+    expect(errorOf(() => loadConfig(env, () => {}))).toMatch(/ADMIN_TOKEN, JWT_SECRET, CLIENT_SECRET_KEY/);
+  });
+
+  it('every service starts with exactly its keys and is refused without any one of them', () => {
+    for (const s of SERVICE_NAMES) {
+      const { env } = only(s);
+      expect(loadConfig(env, () => {}, { service: s }).NODE_ENV, s).toBe('production');
+      for (const k of SERVICE_KEYS[s])
+        expect(
+          errorOf(() => loadConfig({ ...env, [k]: undefined }, () => {}, { service: s })),
+          `${s} ${k}`,
+        ).toMatch(new RegExp(`missing required settings in production \\(${s}\\): ${k}`));
+    }
+  });
+
+  it('a key the service does not use is dropped with a warning, not handed to the code', () => {
+    const { env, warnings } = only('webhook', { ADMIN_TOKEN: REAL.ADMIN_TOKEN, JWT_SECRET: REAL.JWT_SECRET });
+    const c = loadConfig(env, (m) => warnings.push(m), { service: 'webhook' });
+    expect(c.ADMIN_TOKEN).toBe('');
+    expect(c.JWT_SECRET).toBe('');
+    expect(warnings.join()).toMatch(/webhook does not use ADMIN_TOKEN, JWT_SECRET/);
+    // catalog and feed sign nothing on the bus: no signing key
+    expect(
+      loadConfig(only('feed', { RPC_SIGNING_KEY: REAL.RPC_SIGNING_KEY }).env, () => {}, { service: 'feed' })
+        .RPC_SIGNING_KEY,
+    ).toBeUndefined();
+  });
+
+  it('the database and Redis URLs (their passwords) are required where used, explicitly', () => {
+    expect(
+      errorOf(() =>
+        loadConfig(only('orders', { DATABASE_URL: undefined }).env, () => {}, { service: 'orders' }),
+      ),
+    ).toMatch(/\(orders\): DATABASE_URL/);
+    expect(
+      errorOf(() =>
+        loadConfig(only('gateway', { REDIS_URL: undefined }).env, () => {}, { service: 'gateway' }),
+      ),
+    ).toMatch(/\(gateway\): REDIS_URL/);
+    // the gateway has no database
+    expect(
+      loadConfig(only('gateway', { DATABASE_URL: undefined }).env, () => {}, { service: 'gateway' }).NODE_ENV,
+    ).toBe('production');
+  });
+
+  it('development keeps zero-config: every key defaulted whatever the service', () => {
+    const c = loadConfig({}, () => {}, { service: 'webhook' });
+    expect(c.ADMIN_TOKEN).toBe(DEV_KEYS.ADMIN_TOKEN);
+  });
+});
+
+describe('config: HTTPS only in production', () => {
+  it('refuses an http:// PUBLIC_BASE_URL and PANEL_PUBLIC_URL, each named', () => {
+    expect(errorOf(() => prod({ PUBLIC_BASE_URL: 'http://api.example.com' }))).toMatch(
+      /PUBLIC_BASE_URL must be an https:\/\/ address in production \(HTTPS only\), got http:\/\/api\.example\.com/,
+    );
+    expect(errorOf(() => prod({ PANEL_PUBLIC_URL: 'http://panel.example.com' }))).toMatch(
+      /PANEL_PUBLIC_URL must be an https:\/\//,
+    );
+    // the defaults (http://localhost) are refused too
+    expect(errorOf(() => prod({ PUBLIC_BASE_URL: undefined }))).toMatch(/PUBLIC_BASE_URL must be/);
+  });
+
+  it('only where the service uses the address', () => {
+    const env = { NODE_ENV: 'production', HOST: '0.0.0.0', ...REAL, DATABASE_URL: 'postgresql://a:b@db/od' };
+    expect(() =>
+      loadConfig({ ...env, PANEL_PUBLIC_URL: 'http://x' }, () => {}, { service: 'webhook' }),
+    ).not.toThrow();
+    expect(
+      errorOf(() => loadConfig({ ...env, PANEL_PUBLIC_URL: 'http://x' }, () => {}, { service: 'panel' })),
+    ).toMatch(/PANEL_PUBLIC_URL/);
+    expect(
+      errorOf(() => loadConfig({ ...env, PUBLIC_BASE_URL: 'http://x' }, () => {}, { service: 'orders' })),
+    ).toMatch(/PUBLIC_BASE_URL/);
+  });
+
+  it('development and test accept http://', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080' }, () => {}).PUBLIC_BASE_URL).toBe(
+      'http://localhost:8080',
+    );
   });
 });

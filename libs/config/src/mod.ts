@@ -34,11 +34,58 @@ export const DEV_KEYS = {
 type KeyName = keyof typeof DEV_KEYS;
 const KEY_NAMES = Object.keys(DEV_KEYS) as KeyName[];
 
+/** The processes that read this configuration (each is also a bus identity, libs/bus). */
+export const SERVICE_NAMES = ['auth', 'catalog', 'orders', 'feed', 'webhook', 'panel', 'gateway'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+type SecretName = KeyName | 'RPC_SIGNING_KEY' | 'RPC_PUBLIC_KEYS';
+
 /**
- * What production refuses to start without (besides a bus identity: `PRODUCTION_BUS_IDENTITY`).
+ * The keys each service uses, read from the code (least privilege: a pod gets these and no other;
+ * deploy/k8s/README.md has the table). ADMIN_TOKEN: the gateway's admin listener. JWT_SECRET: auth
+ * signs tokens, the gateway verifies them. CLIENT_SECRET_KEY: auth hashes client secrets.
+ * SECRETS_KEYS: auth (webhook and client secrets) and catalog (point-of-sale api keys) seal data at
+ * rest. RPC_PUBLIC_KEYS: every service verifies the bus requests it serves. RPC_SIGNING_KEY: the
+ * processes that call others (gateway, panel, auth -> catalog, orders -> catalog, webhook -> auth);
+ * catalog and feed call nobody, so they hold no signing key and nobody's ring believes them.
+ */
+export const SERVICE_KEYS: Record<ServiceName, readonly SecretName[]> = {
+  auth: ['JWT_SECRET', 'CLIENT_SECRET_KEY', 'SECRETS_KEYS', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
+  catalog: ['SECRETS_KEYS', 'RPC_PUBLIC_KEYS'],
+  orders: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
+  feed: ['RPC_PUBLIC_KEYS'],
+  webhook: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
+  panel: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
+  gateway: ['ADMIN_TOKEN', 'JWT_SECRET', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
+};
+/** Connection URLs (they carry the passwords) each service must be given in production. */
+export const SERVICE_LINKS: Record<ServiceName, readonly ('DATABASE_URL' | 'REDIS_URL')[]> = {
+  auth: ['DATABASE_URL'],
+  catalog: ['DATABASE_URL'],
+  orders: ['DATABASE_URL'],
+  feed: ['DATABASE_URL'],
+  webhook: ['DATABASE_URL'],
+  panel: ['DATABASE_URL', 'REDIS_URL'],
+  gateway: ['REDIS_URL'],
+};
+/** Public addresses each service prints or links to: `https://` only in production (SPEC: HTTPS only). */
+export const SERVICE_PUBLIC_URLS: Record<ServiceName, readonly ('PUBLIC_BASE_URL' | 'PANEL_PUBLIC_URL')[]> = {
+  auth: [],
+  catalog: [],
+  orders: ['PUBLIC_BASE_URL'],
+  feed: [],
+  webhook: [],
+  panel: ['PANEL_PUBLIC_URL'],
+  gateway: ['PUBLIC_BASE_URL'],
+};
+const ALL_SECRETS: readonly SecretName[] = [...KEY_NAMES, 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'];
+
+/**
+ * What production refuses to start without: the service's keys (every key when the caller names no
+ * service, e.g. a one-off script) and, besides, a bus identity (`PRODUCTION_BUS_IDENTITY`).
  * deploy/ checks every Deployment against it (tests/deploy-manifests.test.ts).
  */
-export const PRODUCTION_REQUIRED = [...KEY_NAMES, 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'] as const;
+export const productionRequired = (service?: ServiceName): readonly string[] =>
+  service ? [...SERVICE_KEYS[service], ...SERVICE_LINKS[service]] : ALL_SECRETS;
 /** Production's bus identity: either set of variables. */
 export const PRODUCTION_BUS_IDENTITY = [['NATS_USER', 'NATS_PASSWORD'], ['NATS_CREDS']] as const;
 
@@ -155,14 +202,24 @@ export class ConfigError extends Error {}
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;
 export const isLoopback = (host: string): boolean => LOOPBACK.test(host.replace(/^\[|\]$/g, ''));
 
-/** Keys and placeholders: what production demands, what development may default. */
-function checkKeys(env: Env, warn: (msg: string) => void): void {
+/** Keys, links and placeholders: what production demands, what development may default. */
+function checkKeys(
+  env: Env,
+  source: Record<string, string | undefined>,
+  warn: (msg: string) => void,
+  service?: ServiceName,
+): void {
   // the bus signing keys have their development default in libs/bus (caller.ts), not here
-  const missing = PRODUCTION_REQUIRED.filter((k) => !env[k]);
+  const keys = service ? SERVICE_KEYS[service] : ALL_SECRETS;
+  const missing = keys.filter((k) => !env[k]);
   const busIdentity = PRODUCTION_BUS_IDENTITY.some((set) => set.every((k) => env[k]));
   if (env.NODE_ENV === 'production') {
     const problems: string[] = [];
-    if (missing.length) problems.push(`missing required secrets in production: ${missing.join(', ')}`);
+    const absent = productionRequired(service).filter((k) => !source[k]);
+    if (absent.length)
+      problems.push(
+        `missing required settings in production${service ? ` (${service})` : ''}: ${absent.join(', ')}`,
+      );
     if (!busIdentity)
       problems.push('production needs a NATS identity: NATS_USER and NATS_PASSWORD, or NATS_CREDS');
     const placeholders = Object.entries(env)
@@ -170,7 +227,17 @@ function checkKeys(env: Env, warn: (msg: string) => void): void {
       .map(([k]) => k);
     if (placeholders.length)
       problems.push(`placeholder values ("change-me") are not keys: replace ${placeholders.join(', ')}`);
+    for (const k of service
+      ? SERVICE_PUBLIC_URLS[service]
+      : (['PUBLIC_BASE_URL', 'PANEL_PUBLIC_URL'] as const))
+      if (new URL(env[k]).protocol !== 'https:')
+        problems.push(`${k} must be an https:// address in production (HTTPS only), got ${env[k]}`);
     if (problems.length) throw new ConfigError(problems.join('\n'));
+    const unused = service ? ALL_SECRETS.filter((k) => env[k] && !keys.includes(k)) : [];
+    if (unused.length)
+      warn(
+        `config: ${service} does not use ${unused.join(', ')}: remove them from its environment (ignored)`,
+      );
     return;
   }
   if (missing.length && !isLoopback(env.HOST)) {
@@ -181,13 +248,23 @@ function checkKeys(env: Env, warn: (msg: string) => void): void {
   for (const k of missing) warn(`config: ${k} not set, using an insecure development default`);
 }
 
+export interface LoadOptions {
+  /**
+   * The service this process runs: production then requires only its keys and links
+   * (`SERVICE_KEYS`, `SERVICE_LINKS`) and hands it no other key (empty string). Unset: every key.
+   */
+  service?: ServiceName;
+}
+
 /**
- * Validates the environment once at start. Production refuses to start without its keys or with a
- * placeholder; development defaults them with a warning, on loopback listeners only.
+ * Validates the environment once at start. Production refuses to start without its keys, with a
+ * placeholder or with an `http://` public address; development defaults the keys with a warning,
+ * on loopback listeners only.
  */
 export function loadConfig(
   source: Record<string, string | undefined> = process.env,
   warn: (msg: string) => void = (m) => console.warn(m),
+  opts: LoadOptions = {},
 ): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
@@ -197,19 +274,24 @@ export function loadConfig(
   const env = parsed.data;
   if (Boolean(env.NATS_USER) !== Boolean(env.NATS_PASSWORD))
     throw new ConfigError('NATS_USER and NATS_PASSWORD go together');
-  checkKeys(env, warn);
+  checkKeys(env, source, warn, opts.service);
+  // production: a service holds only its own keys, whatever its environment carries
+  const scoped = env.NODE_ENV === 'production' && opts.service ? SERVICE_KEYS[opts.service] : ALL_SECRETS;
+  const key = (k: KeyName) => (scoped.includes(k) ? (env[k] ?? DEV_KEYS[k]) : '');
   const config: Config = {
     ...env,
-    ADMIN_TOKEN: env.ADMIN_TOKEN ?? DEV_KEYS.ADMIN_TOKEN,
-    JWT_SECRET: env.JWT_SECRET ?? DEV_KEYS.JWT_SECRET,
-    CLIENT_SECRET_KEY: env.CLIENT_SECRET_KEY ?? DEV_KEYS.CLIENT_SECRET_KEY,
-    SECRETS_KEYS: env.SECRETS_KEYS ?? DEV_KEYS.SECRETS_KEYS,
+    ADMIN_TOKEN: key('ADMIN_TOKEN'),
+    JWT_SECRET: key('JWT_SECRET'),
+    CLIENT_SECRET_KEY: key('CLIENT_SECRET_KEY'),
+    SECRETS_KEYS: key('SECRETS_KEYS'),
+    ...(scoped.includes('RPC_SIGNING_KEY') ? {} : { RPC_SIGNING_KEY: undefined }),
   };
-  try {
-    parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY);
-  } catch (e) {
-    if (e instanceof KeyringError) throw new ConfigError(`SECRETS_KEYS: ${e.message}`);
-    throw e;
-  }
+  if (config.SECRETS_KEYS)
+    try {
+      parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY);
+    } catch (e) {
+      if (e instanceof KeyringError) throw new ConfigError(`SECRETS_KEYS: ${e.message}`);
+      throw e;
+    }
   return config;
 }

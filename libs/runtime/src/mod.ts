@@ -3,7 +3,7 @@ export * from './ops.ts';
 export * from './process-policy.ts';
 export * from './service.ts';
 
-import { type Config, ConfigError, loadConfig } from '@od/config';
+import { type Config, ConfigError, loadConfig, SERVICE_NAMES, type ServiceName } from '@od/config';
 import { createLogger, type Logger } from '@od/logger';
 import { initTracing, shutdownTracing } from '@od/telemetry';
 import { drainAll } from './ops.ts';
@@ -31,7 +31,9 @@ export async function runMain(name: string, start: StartFn): Promise<void> {
   const log = createLogger(name);
   installProcessPolicy(log, name);
   try {
-    config = loadConfig(process.env, (m) => log.warn(m));
+    // production: the service's own keys only (libs/config SERVICE_KEYS)
+    const service = SERVICE_NAMES.find((s) => s === name) as ServiceName | undefined;
+    config = loadConfig(process.env, (m) => log.warn(m), { service });
   } catch (e) {
     if (e instanceof ConfigError) {
       log.fatal(e.message);
