@@ -140,7 +140,9 @@ async function main(): Promise<number> {
       HOST: '127.0.0.1',
       ADMIN_TOKEN: `chaos-admin-${randomBytes(12).toString('hex')}`,
       JWT_SECRET: randomBytes(32).toString('hex'),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPorts[0].port}`,
+      // links only (event orderURL, invite links): production accepts https:// addresses alone
+      PUBLIC_BASE_URL: 'https://api.chaos.invalid',
+      PANEL_PUBLIC_URL: 'https://panel.chaos.invalid',
       // the scenario measures delivery, not quotas (600 calls/min per credential would throttle it)
       RATE_LIMIT_ENABLED: 'false',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',

@@ -133,6 +133,8 @@ describe('rpc keys from the environment', () => {
       SECRETS_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
       NATS_USER: 'gateway',
       NATS_PASSWORD: 'p'.repeat(24),
+      PUBLIC_BASE_URL: 'https://api.example.com',
+      PANEL_PUBLIC_URL: 'https://panel.example.com',
     };
     expect(() => loadConfig(base, () => {})).toThrow(/RPC_SIGNING_KEY, RPC_PUBLIC_KEYS/);
     const k = generateRpcKeyPair();

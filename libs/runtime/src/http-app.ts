@@ -18,3 +18,18 @@ export type ZodApp = FastifyInstance<
   FastifyBaseLogger,
   ZodTypeProvider
 >;
+
+/** One year, subdomains included: browsers then refuse plain HTTP to the host (RFC 6797). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * HTTPS only (SPEC): in production a front door's browser-facing listener (the gateway's public
+ * listener, the panel) tells clients to use HTTPS for a year. Not in development and tests (plain
+ * http://localhost) and not on the admin listener (cluster-internal).
+ */
+export function sendHsts(app: FastifyInstance | ZodApp, config: { NODE_ENV: string }): void {
+  if (config.NODE_ENV !== 'production') return;
+  (app as FastifyInstance).addHook('onRequest', async (_request, reply) => {
+    reply.header('strict-transport-security', HSTS);
+  });
+}

@@ -3,6 +3,7 @@ import fastifyJwt from '@fastify/jwt';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { BYTES } from '@od/contracts';
 import { errors } from '@od/errors';
+import { sendHsts } from '@od/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { GatewayContext, ZodApp } from '../context.ts';
@@ -83,6 +84,7 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
 /** The public listener: SPEC routes, OpenAPI document and docs page. */
 export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
   const app = baseApp(ctx, 'public', BYTES.publicBody);
+  sendHsts(app, ctx.config);
   await registerCors(app as unknown as FastifyInstance, ctx);
   // business bodies are JSON only (64 KB): text/plain is 415, not a string handed to validation
   app.removeContentTypeParser('text/plain');

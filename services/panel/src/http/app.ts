@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
+import { sendHsts } from '@od/runtime';
 import { instrumentHttp } from '@od/telemetry';
 import Fastify, {
   type FastifyBaseLogger,
@@ -65,6 +66,7 @@ export function buildPanelApp(ctx: PanelContext, webDir: string): PanelApp {
   app.setSerializerCompiler(serializerCompiler);
   // span and duration by route template (`/panel/api/stores/:merchantId/...`): never a user or store
   instrumentHttp(app, 'panel', 'panel', 'untrusted');
+  sendHsts(app, ctx.base.config);
   app.setNotFoundHandler((_request, reply) => sendError(reply, errors.adminNotFound('Rota')));
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (isHttpException(err)) return sendError(reply, err.http);
