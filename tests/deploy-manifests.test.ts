@@ -1,16 +1,32 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BUS_IDENTITIES, loadRpcKeys } from '@od/bus';
-import { loadConfig, PRODUCTION_BUS_IDENTITY, PRODUCTION_REQUIRED } from '@od/config';
+import {
+  loadConfig,
+  PRODUCTION_BUS_IDENTITY,
+  productionRequired,
+  SERVICE_LINKS,
+  type ServiceName,
+} from '@od/config';
 import { registry } from '@od/telemetry';
 import { parser as promql } from '@prometheus-io/lezer-promql';
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { findNatsServer } from '../scripts/lib/nats-server.ts';
 import { SERVICES as STARTED } from '../scripts/services.ts';
+import {
+  fill,
+  type K8sObject,
+  natsFiles as natsFilesOf,
+  of,
+  podEnv,
+  ROOT,
+  readCompose,
+  render,
+  writeNatsFiles,
+} from './lib/deploy.ts';
 
 /**
  * What cannot run here (no Docker, no cluster), checked as far as the package registries allow:
@@ -19,20 +35,7 @@ import { SERVICES as STARTED } from '../scripts/services.ts';
  * the Compose specification schema, every PromQL expression of the alert rules and the dashboard is
  * parsed and names only metrics the services define.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
-type K8sObject = {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string };
-  spec?: any;
-  [k: string]: any;
-};
-
-function render(dir: string): K8sObject[] {
-  const out = execFileSync('kubectl', ['kustomize', path.join(ROOT, dir)], { encoding: 'utf8' });
-  return parseAllDocuments(out).map((d) => d.toJSON() as K8sObject);
-}
 
 const MODEL_PACKAGES: Record<string, string> = {
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
@@ -57,8 +60,6 @@ const trees = {
 };
 /** every service `pnpm start` runs (the panel included) */
 const SERVICES: string[] = [...STARTED];
-const of = (objects: K8sObject[], kind: string, name: string) =>
-  objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('kubernetes manifests', () => {
   for (const [dir, objects] of Object.entries(trees))
@@ -97,12 +98,18 @@ describe('kubernetes manifests', () => {
   });
 
   it('NATS runs as a 3-server JetStream cluster and the stream is replicated 3 times', () => {
-    expect(of(base, 'StatefulSet', 'nats')?.spec.replicas).toBe(3);
+    const sts = of(base, 'StatefulSet', 'nats') as K8sObject;
+    expect(sts.spec.replicas).toBe(3);
     const conf = base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config'))?.data[
       'nats.conf'
     ] as string;
     expect(conf).toMatch(/jetstream \{/);
-    expect(conf.match(/nats:\/\/nats-\d\.nats-cluster:6222/g)).toHaveLength(3);
+    expect(conf).toMatch(/routes: \[\s*\$NATS_ROUTE_0\s+\$NATS_ROUTE_1\s+\$NATS_ROUTE_2\s*\]/);
+    const { env } = podEnv(base, sts.spec.template);
+    for (const i of [0, 1, 2])
+      expect(env[`NATS_ROUTE_${i}`]).toBe(
+        `nats://route:${env.NATS_ROUTE_PASSWORD}@nats-${i}.nats-cluster:6222`,
+      );
     expect(of(base, 'ConfigMap', 'opendelivery-config')?.data.ORDER_EVENTS_REPLICAS).toBe('3');
   });
 
@@ -126,6 +133,16 @@ describe('kubernetes manifests', () => {
     ]);
   });
 
+  it('the per-service overlays keep one shape: each Deployment differs from the base only where it says', () => {
+    const shape = (s: string) => {
+      const d = structuredClone(of(base, 'Deployment', s)) as K8sObject;
+      const c = d.spec.template.spec.containers[0];
+      for (const k of ['name', 'image', 'env', 'envFrom', 'ports', 'resources']) delete c[k];
+      return JSON.stringify(d).replaceAll(s, 'SERVICE');
+    };
+    for (const s of SERVICES) expect(shape(s), s).toBe(shape('auth'));
+  });
+
   it('feed and webhook scale on consumer lag under KEDA (their CPU HPAs removed)', () => {
     const keda = trees['deploy/keda'];
     expect(
@@ -143,42 +160,8 @@ describe('kubernetes manifests', () => {
   });
 });
 
-/**
- * What a pod's process sees: its envFrom ConfigMaps and Secrets, then its env entries (literal or
- * secretKeyRef), each value with where it comes from (`secret/key`).
- */
-function podEnv(objects: K8sObject[], pod: { containers: any[] }) {
-  const find = (kind: string, name: string) => {
-    const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
-    if (!o) throw new Error(`${kind}/${name} is referenced but not in the manifests`);
-    return (o.data ?? o.stringData ?? {}) as Record<string, string>;
-  };
-  const env: Record<string, string> = {};
-  const from: Record<string, string> = {};
-  const c = pod.containers[0];
-  for (const f of c.envFrom ?? []) {
-    const [kind, name] = f.configMapRef ? ['ConfigMap', f.configMapRef.name] : ['Secret', f.secretRef.name];
-    for (const [k, v] of Object.entries(find(kind, name))) {
-      env[k] = v;
-      from[k] = `${name}/${k}`;
-    }
-  }
-  for (const e of c.env ?? []) {
-    const ref = e.valueFrom?.secretKeyRef;
-    if (ref) {
-      env[e.name] = find('Secret', ref.name)[ref.key];
-      from[e.name] = `${ref.name}/${ref.key}`;
-    } else if ('value' in e) env[e.name] = e.value;
-  }
-  return { env, from };
-}
-
-/** an operator fills in the template: every REPLACE_ME by a value (placeholders keep the real shape) */
-const fill = (env: Record<string, string>) =>
-  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll('REPLACE_ME', 'XXXXXXXXXX')]));
-
 describe('production configuration of every pod (what libs/config demands)', () => {
-  const deployment = (s: string) => of(base, 'Deployment', s)?.spec.template.spec;
+  const deployment = (s: string) => of(base, 'Deployment', s)?.spec.template;
   const quiet = () => {};
 
   it('every service has a Deployment and a bus identity, and every bus identity a service', () => {
@@ -189,23 +172,25 @@ describe('production configuration of every pod (what libs/config demands)', () 
   it('each Deployment gets every variable production requires, its own NATS user and keys', () => {
     for (const s of SERVICES) {
       const { env, from } = podEnv(base, deployment(s));
-      for (const k of PRODUCTION_REQUIRED) expect(env[k], `${s}: ${k}`).toBeTruthy();
+      for (const k of productionRequired(s as ServiceName)) expect(env[k], `${s}: ${k}`).toBeTruthy();
       expect(
         PRODUCTION_BUS_IDENTITY.some((set) => set.every((k) => env[k])),
         s,
       ).toBe(true);
       expect(env.NATS_USER).toBe(s);
       // its own Secret, not a shared one: a leaked pod spec exposes one service's identity
-      for (const k of ['NATS_PASSWORD', 'RPC_SIGNING_KEY']) expect(from[k]).toBe(`opendelivery-${s}/${k}`);
-      if (s !== 'gateway') expect(from.DATABASE_URL).toBe(`opendelivery-${s}/DATABASE_URL`);
+      for (const k of ['NATS_PASSWORD', ...SERVICE_LINKS[s as ServiceName]])
+        expect(from[k], `${s} ${k}`).toBe(`opendelivery-${s}/${k}`);
+      if (env.RPC_SIGNING_KEY) expect(from.RPC_SIGNING_KEY).toBe(`opendelivery-${s}/RPC_SIGNING_KEY`);
     }
   });
 
   it('as shipped, production refuses every pod (placeholders); filled in, libs/config and libs/bus accept it', () => {
     for (const s of SERVICES) {
       const { env } = podEnv(base, deployment(s));
-      expect(() => loadConfig(env, quiet), s).toThrow(/placeholder/);
-      const config = loadConfig(fill(env), quiet);
+      const service = s as ServiceName;
+      expect(() => loadConfig(env, quiet, { service }), s).toThrow(/placeholder/);
+      const config = loadConfig(fill(env), quiet, { service });
       expect(config.NODE_ENV).toBe('production');
       expect(() => loadRpcKeys(s as (typeof BUS_IDENTITIES)[number], config), s).not.toThrow();
     }
@@ -214,15 +199,11 @@ describe('production configuration of every pod (what libs/config demands)', () 
   it('a Deployment missing a required variable is refused (the check can fail)', () => {
     const { env } = podEnv(base, deployment('orders'));
     const { RPC_SIGNING_KEY: _, ...rest } = fill(env);
-    expect(() => loadConfig(rest, quiet)).toThrow(/RPC_SIGNING_KEY/);
+    expect(() => loadConfig(rest, quiet, { service: 'orders' })).toThrow(/RPC_SIGNING_KEY/);
   });
 
-  const nats = () => of(base, 'StatefulSet', 'nats')?.spec.template.spec;
-  const natsFiles = () =>
-    base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config'))?.data as Record<
-      string,
-      string
-    >;
+  const nats = () => of(base, 'StatefulSet', 'nats')?.spec.template;
+  const natsFiles = () => natsFilesOf(base);
 
   it('the NATS servers know every service user, with the password from the Secret its pods read', () => {
     const files = natsFiles();
@@ -240,15 +221,7 @@ describe('production configuration of every pod (what libs/config demands)', () 
   it.skipIf(!bin)('nats-server accepts the rendered cluster configuration (nats-server -t)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'od-nats-k8s-'));
     try {
-      const version = /v(\d+)\.(\d+)/.exec(execFileSync(bin as string, ['-v'], { encoding: 'utf8' }));
-      // sync_interval is a 2.10 setting (the image is nats:2.10); an older local server lacks it
-      for (const [name, text] of Object.entries(natsFiles()))
-        writeFileSync(
-          path.join(dir, name),
-          version && Number(version[1]) === 2 && Number(version[2]) < 10
-            ? text.replace(/^\s*sync_interval:.*$/m, '')
-            : text,
-        );
+      writeNatsFiles(dir, base, bin as string);
       const env: Record<string, string> = { ...fill(podEnv(base, nats()).env), SERVER_NAME: 'nats-0' };
       const run = (e: Record<string, string>) =>
         spawnSync(bin as string, ['-c', path.join(dir, 'nats.conf'), '-t'], { env: e, encoding: 'utf8' });
@@ -340,9 +313,7 @@ describe('docker-compose.yml', () => {
   // Compose durations are Go durations (2s, 1m30s), not ISO 8601
   ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
   const validateCompose = ajv.compile(schema);
-  const compose = parseAllDocuments(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), {
-    merge: true,
-  })[0].toJSON();
+  const compose = readCompose();
 
   it('matches the Compose specification schema', () => {
     const ok = validateCompose(compose);
