@@ -219,7 +219,12 @@ describe('NATS cluster routes, live: two servers with the rendered configuration
   const until = async (f: () => Promise<boolean> | boolean, ms: number) => {
     const end = Date.now() + ms;
     while (Date.now() < end) {
-      if (await Promise.resolve().then(f).catch(() => false)) return true;
+      if (
+        await Promise.resolve()
+          .then(f)
+          .catch(() => false)
+      )
+        return true;
       await new Promise((r) => setTimeout(r, 200));
     }
     return false;
