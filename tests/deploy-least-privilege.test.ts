@@ -6,18 +6,8 @@ import { SERVICE_KEYS, SERVICE_LINKS, SERVICE_NAMES, type ServiceName } from '@o
 import { freePort } from '@od/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findNatsServer } from '../scripts/lib/nats-server.ts';
-import {
-  composeDefaults,
-  fill,
-  type K8sObject,
-  natsFiles,
-  of,
-  podEnv,
-  ROOT,
-  readCompose,
-  render,
-  writeNatsFiles,
-} from './lib/deploy.ts';
+import type { K8sObject } from './lib/deploy.ts';
+import * as deploy from './lib/deploy.ts';
 
 /**
  * Issue 22 item 3, least privilege in deploy/ and docker-compose.yml, checked on the rendered
@@ -26,7 +16,8 @@ import {
  * role and password per service, TLS on every link, authenticated NATS cluster routes (also live,
  * with two local nats-servers running the rendered configuration).
  */
-const k8s = render('deploy/k8s');
+const { composeDefaults, fill, natsFiles, of, podEnv, ROOT, readCompose, writeNatsFiles } = deploy;
+const k8s = deploy.render('deploy/k8s');
 const SECRET_KEYS = [
   'ADMIN_TOKEN',
   'JWT_SECRET',

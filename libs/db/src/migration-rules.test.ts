@@ -49,66 +49,89 @@ describe('migrations a rolling deploy survives (docs/conventions.md "Migrations"
     expect(GRANDFATHERED['orders/20261123220000_open_delivery_flows'].rules).toEqual(['volatile-default']);
   });
 
-  it('a volatile default on an existing table is refused; a constant or now() is not', async () => {
-    expect(
-      await rules('ALTER TABLE orders ADD COLUMN code text NOT NULL DEFAULT gen_random_uuid()::text;'),
-    ).toEqual(['volatile-default']);
-    expect(await rules('ALTER TABLE orders ADD COLUMN n bigserial;')).toEqual(['volatile-default']);
-    expect(await rules("ALTER TABLE orders ADD COLUMN kind text NOT NULL DEFAULT 'A';")).toEqual([]);
-    expect(await rules('ALTER TABLE orders ADD COLUMN at timestamptz NOT NULL DEFAULT now();')).toEqual([]);
-    // on a table created in the same migration anything goes
-    expect(
-      await rules(
-        'CREATE TABLE t (id uuid); ALTER TABLE t ADD COLUMN c uuid NOT NULL DEFAULT gen_random_uuid();',
-      ),
-    ).toEqual([]);
-  });
-
-  it('NOT NULL without a default on an existing table is refused', async () => {
-    expect(await rules('ALTER TABLE orders ADD COLUMN code text NOT NULL;')).toEqual([
-      'not-null-without-default',
-    ]);
-    expect(await rules('ALTER TABLE orders ADD COLUMN code text;')).toEqual([]);
-  });
-
-  it('a drop needs the marker naming the earlier migration of the release that stopped using it', async () => {
-    expect(await rules('DROP TABLE orders;')).toEqual(['drop']);
-    expect(await rules('ALTER TABLE orders DROP COLUMN total;')).toEqual(['drop']);
-    const marked = '-- migration-check: allow drop orders.total: unused since 20260102000000_step\n';
-    expect(await rules(`${marked}ALTER TABLE orders DROP COLUMN total;`, ['SELECT 1;'])).toEqual([]);
-    // a marker naming no earlier migration is not enough
-    expect(await rules(`${marked}ALTER TABLE orders DROP COLUMN total;`)).toEqual(['drop']);
-    expect(await rules('-- migration-check: allow drop orders: not needed\nDROP TABLE orders;')).toEqual([
-      'drop',
-    ]);
-    expect(await rules('CREATE TABLE tmp (id int); DROP TABLE tmp;')).toEqual([]);
-  });
-
-  it('renames and type changes are refused', async () => {
-    expect(await rules('ALTER TABLE orders RENAME COLUMN total TO amount;')).toEqual(['rename']);
-    expect(await rules('ALTER TABLE orders RENAME TO purchases;')).toEqual(['rename']);
-    expect(await rules('ALTER TABLE orders ALTER COLUMN total TYPE bigint;')).toEqual(['alter-type']);
-  });
-
-  it('SET NOT NULL needs an earlier backfill migration', async () => {
-    const set = 'ALTER TABLE orders ALTER COLUMN total SET NOT NULL;';
-    expect(await rules(set)).toEqual(['set-not-null']);
-    // a backfill in the same migration does not count: the previous release may still write NULLs
-    expect(await rules(`UPDATE orders SET total = 0 WHERE total IS NULL; ${set}`)).toEqual(['set-not-null']);
-    expect(await rules(set, ['UPDATE orders SET total = 0 WHERE total IS NULL;'])).toEqual([]);
-  });
-
-  it('CREATE INDEX on an existing table needs a marker; CONCURRENTLY cannot run in the transaction', async () => {
-    expect(await rules('CREATE INDEX orders_total_idx ON orders (total);')).toEqual(['index-lock']);
-    expect(
-      await rules(
-        '-- migration-check: allow index-lock orders: at most a few thousand rows (retention 7 days)\nCREATE INDEX orders_total_idx ON orders (total);',
-      ),
-    ).toEqual([]);
-    expect(await rules('CREATE INDEX CONCURRENTLY orders_total_idx ON orders (total);')).toEqual([
-      'concurrently',
-    ]);
-    expect(await rules('CREATE TABLE t (id int); CREATE INDEX t_idx ON t (id);')).toEqual([]);
+  const marked = '-- migration-check: allow drop orders.total: unused since 20260102000000_step\n';
+  const setNotNull = 'ALTER TABLE orders ALTER COLUMN total SET NOT NULL;';
+  const backfill = 'UPDATE orders SET total = 0 WHERE total IS NULL;';
+  const indexOk = '-- migration-check: allow index-lock orders: a few thousand rows (retention 7 days)\n';
+  /** [what, the new migration, earlier migrations after init, the rules it breaks] */
+  const CASES: [string, string, string[], string[]][] = [
+    [
+      'volatile default',
+      'ALTER TABLE orders ADD COLUMN code text NOT NULL DEFAULT gen_random_uuid()::text;',
+      [],
+      ['volatile-default'],
+    ],
+    ['serial column', 'ALTER TABLE orders ADD COLUMN n bigserial;', [], ['volatile-default']],
+    ['constant default', "ALTER TABLE orders ADD COLUMN kind text NOT NULL DEFAULT 'A';", [], []],
+    [
+      'now() default (stable: no rewrite)',
+      'ALTER TABLE orders ADD COLUMN at timestamptz NOT NULL DEFAULT now();',
+      [],
+      [],
+    ],
+    [
+      'anything on a table of the same migration',
+      'CREATE TABLE t (id uuid); ALTER TABLE t ADD COLUMN c uuid NOT NULL DEFAULT gen_random_uuid();',
+      [],
+      [],
+    ],
+    [
+      'NOT NULL without default',
+      'ALTER TABLE orders ADD COLUMN code text NOT NULL;',
+      [],
+      ['not-null-without-default'],
+    ],
+    ['nullable column', 'ALTER TABLE orders ADD COLUMN code text;', [], []],
+    ['drop table', 'DROP TABLE orders;', [], ['drop']],
+    ['drop column', 'ALTER TABLE orders DROP COLUMN total;', [], ['drop']],
+    [
+      'drop with a marker naming an earlier migration',
+      `${marked}ALTER TABLE orders DROP COLUMN total;`,
+      ['SELECT 1;'],
+      [],
+    ],
+    [
+      'drop with a marker naming no earlier migration',
+      `${marked}ALTER TABLE orders DROP COLUMN total;`,
+      [],
+      ['drop'],
+    ],
+    [
+      'drop with a marker without a migration',
+      '-- migration-check: allow drop orders: not needed\nDROP TABLE orders;',
+      [],
+      ['drop'],
+    ],
+    ['drop of a table of the same migration', 'CREATE TABLE tmp (id int); DROP TABLE tmp;', [], []],
+    ['rename column', 'ALTER TABLE orders RENAME COLUMN total TO amount;', [], ['rename']],
+    ['rename table', 'ALTER TABLE orders RENAME TO purchases;', [], ['rename']],
+    ['type change', 'ALTER TABLE orders ALTER COLUMN total TYPE bigint;', [], ['alter-type']],
+    ['SET NOT NULL without backfill', setNotNull, [], ['set-not-null']],
+    // the previous release may still write NULLs while this migration runs
+    [
+      'SET NOT NULL after a backfill in the same migration',
+      `${backfill} ${setNotNull}`,
+      [],
+      ['set-not-null'],
+    ],
+    ['SET NOT NULL after a backfill migration', setNotNull, [backfill], []],
+    ['index on an existing table', 'CREATE INDEX orders_total_idx ON orders (total);', [], ['index-lock']],
+    ['index with its marker', `${indexOk}CREATE INDEX orders_total_idx ON orders (total);`, [], []],
+    [
+      'CONCURRENTLY (cannot run in the transaction)',
+      'CREATE INDEX CONCURRENTLY orders_total_idx ON orders (total);',
+      [],
+      ['concurrently'],
+    ],
+    [
+      'index on a table of the same migration',
+      'CREATE TABLE t (id int); CREATE INDEX t_idx ON t (id);',
+      [],
+      [],
+    ],
+  ];
+  it.each(CASES)('%s', async (_what, sql, before, broken) => {
+    expect(await rules(sql, before)).toEqual(broken);
   });
 
   it('a bad sample migration makes the whole check fail with a message', async () => {
