@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -188,14 +188,29 @@ describe('kubernetes: a database role and password per service, TLS on every lin
   });
 });
 
+/** servers a live test started (killed by their handles after the file) and their directories */
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const until = async (f: () => Promise<boolean> | boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (
+      await Promise.resolve()
+        .then(f)
+        .catch(() => false)
+    )
+      return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+};
+
 describe('NATS cluster routes, live: two servers with the rendered configuration', () => {
   const bin = findNatsServer();
-  const children: ChildProcess[] = [];
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const c of children) c.kill('SIGKILL');
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
 
   const routes = async (monitor: number) =>
     ((await (await fetch(`http://127.0.0.1:${monitor}/routez`)).json()) as { num_routes: number }).num_routes;
@@ -206,19 +221,6 @@ describe('NATS cluster routes, live: two servers with the rendered configuration
     child.stdout?.on('data', (d) => (log += d));
     children.push(child);
     return () => log;
-  };
-  const until = async (f: () => Promise<boolean> | boolean, ms: number) => {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      if (
-        await Promise.resolve()
-          .then(f)
-          .catch(() => false)
-      )
-        return true;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return false;
   };
 
   it.skipIf(!bin)(
@@ -271,6 +273,8 @@ describe('NATS cluster routes, live: two servers with the rendered configuration
   );
 });
 
+const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+
 describe('docker-compose.yml: least privilege', () => {
   const compose = readCompose();
   const services = compose.services as Record<string, any>;
@@ -313,6 +317,39 @@ describe('docker-compose.yml: least privilege', () => {
     for (const s of ['gateway', 'panel'])
       expect(redis).toMatch(new RegExp(`--user ${s} on >\\$\\{REDIS_PASSWORD_${s.toUpperCase()}`));
   });
+
+  it.skipIf(!hasRedisServer)(
+    "Redis, live with the file's command: no default user; gateway and panel each on their keys",
+    async () => {
+      const port = await freePort();
+      const command = (services.redis.command as string[]).map(composeDefaults);
+      const child = spawn(command[0], [...command.slice(1), '--port', String(port), '--bind', '127.0.0.1'], {
+        stdio: 'ignore',
+      });
+      children.push(child);
+      const as = (url: string | undefined, ...args: string[]) => {
+        const u = url ? new URL(url) : undefined;
+        const auth = u ? ['--user', u.username, '--pass', decodeURIComponent(u.password)] : [];
+        const r = spawnSync('redis-cli', ['-p', String(port), '--no-auth-warning', ...auth, ...args], {
+          encoding: 'utf8',
+        });
+        return r.stdout.trim();
+      };
+      const gateway = envOf('gateway').REDIS_URL;
+      const panel = envOf('panel').REDIS_URL;
+      expect(await until(() => as(gateway, 'PING') === 'PONG', 10_000)).toBe(true);
+      expect(as(undefined, 'SET', 'od:rl:x', '1')).toMatch(/NOAUTH/);
+      expect(as(gateway, 'SET', 'od:rl:x', '1')).toBe('OK');
+      expect(as(gateway, 'EVAL', "return redis.call('incr', KEYS[1])", '1', 'od:idem:y')).toBe('1');
+      expect(as(gateway, 'SET', 'elsewhere', '1')).toMatch(/NOPERM/);
+      expect(as(gateway, 'FLUSHALL')).toMatch(/NOPERM/);
+      expect(as(gateway, 'CONFIG', 'GET', 'requirepass')).toMatch(/NOPERM/);
+      expect(as(gateway, 'INFO', 'server')).toMatch(/redis_version/);
+      // the panel: its sign-in counters only, not the gateway's limits or idempotency records
+      expect(as(panel, 'INCR', 'od:panel:signin:ip:1.2.3.4')).toBe('1');
+      expect(as(panel, 'GET', 'od:rl:x')).toMatch(/NOPERM/);
+    },
+  );
 
   it('each service container gets only its keys, its own database role and Redis user', () => {
     for (const s of SERVICE_NAMES) {
