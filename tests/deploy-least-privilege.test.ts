@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_KEYS, SERVICE_LINKS, SERVICE_NAMES, type ServiceName } from '@od/config';
-import { freePort } from '@od/testing';
+import { migrate } from '@od/db';
+import { freePort, freshDatabase } from '@od/testing';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findNatsServer } from '../scripts/lib/nats-server.ts';
 import type { K8sObject } from './lib/deploy.ts';
@@ -268,6 +271,77 @@ describe('NATS cluster routes, live: two servers with the rendered configuration
       );
       expect(await routes(m0)).toBe(1);
       expect(await routes(m2)).toBe(0);
+    },
+    60_000,
+  );
+});
+
+describe('PostgreSQL roles, live: deploy/postgres/roles.sql, then each service migrates as its role', () => {
+  const hasPsql = spawnSync('psql', ['--version']).status === 0;
+  it.skipIf(!hasPsql)(
+    'each role owns its schema and its tables, and cannot reach another schema or create one',
+    async () => {
+      const db = await freshDatabase();
+      // roles are cluster-wide: this run's own names, so parallel runs and real roles are not touched
+      const tag = `odt${randomBytes(4).toString('hex')}`;
+      const role = (s: string) => `${tag}_${s}`;
+      const dbServices = SERVICE_NAMES.filter((s) => SERVICE_LINKS[s].includes('DATABASE_URL'));
+      const sql = readFileSync(path.join(ROOT, 'deploy/postgres/roles.sql'), 'utf8').replace(
+        /\bod_(auth|catalog|orders|feed|webhook|panel)\b/g,
+        (_, s: string) => role(s),
+      );
+      const urlAs = (r: string) => {
+        const u = new URL(db.url);
+        u.username = r;
+        return u.toString();
+      };
+      const query = async (url: string, text: string) => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        try {
+          return await c.query(text);
+        } finally {
+          await c.end();
+        }
+      };
+      try {
+        const vars = dbServices.flatMap((s) => ['-v', `${s}_password=pw-${s}`]);
+        const run = spawnSync('psql', [db.url, '-q', '-v', 'ON_ERROR_STOP=1', ...vars, '-f', '-'], {
+          input: sql,
+          encoding: 'utf8',
+        });
+        expect(run.stderr).toBe('');
+        for (const s of dbServices) {
+          const applied = await migrate({
+            databaseUrl: urlAs(role(s)),
+            schema: s,
+            dir: path.join(ROOT, 'services', s, 'prisma', 'migrations'),
+          });
+          expect(applied.length, s).toBeGreaterThan(0);
+        }
+        const owners = await query(
+          db.url,
+          `SELECT schemaname, tableowner FROM pg_tables WHERE schemaname = ANY('{${dbServices.join(',')}}')`,
+        );
+        for (const r of owners.rows) expect(r.tableowner, r.schemaname).toBe(role(r.schemaname));
+        const auth = urlAs(role('auth'));
+        await expect(query(auth, 'SELECT 1 FROM catalog.merchants')).rejects.toThrow(
+          /permission denied for schema catalog/,
+        );
+        await expect(query(auth, 'CREATE TABLE public.planted (id int)')).rejects.toThrow(
+          /permission denied/,
+        );
+        await expect(query(auth, 'CREATE SCHEMA planted')).rejects.toThrow(/permission denied/);
+        await expect(query(auth, 'DROP TABLE orders.orders')).rejects.toThrow(
+          /permission denied|must be owner/,
+        );
+      } finally {
+        await db.drop();
+        await query(
+          db.url.replace(/\/[^/]*$/, '/postgres'),
+          dbServices.map((s) => `DROP ROLE IF EXISTS ${role(s)};`).join(' '),
+        ).catch(() => {});
+      }
     },
     60_000,
   );
