@@ -169,7 +169,9 @@ export async function startProcessStack(opts: {
     ADMIN_PORT: String(adminPort),
     ADMIN_TOKEN: adminToken,
     JWT_SECRET: randomBytes(32).toString('hex'),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    // links only (event orderURL, invite links): production accepts https:// addresses alone
+    PUBLIC_BASE_URL: 'https://api.bench.invalid',
+    PANEL_PUBLIC_URL: 'https://panel.bench.invalid',
     RATE_LIMIT_ENABLED: 'false',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     CLIENT_SECRET_KEY: randomBytes(32).toString('hex'),

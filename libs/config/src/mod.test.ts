@@ -172,10 +172,11 @@ describe('config: each service requires and holds only its own keys', () => {
     expect(c.ADMIN_TOKEN).toBe('');
     expect(c.JWT_SECRET).toBe('');
     expect(warnings.join()).toMatch(/webhook does not use ADMIN_TOKEN, JWT_SECRET/);
-    // catalog and feed sign nothing on the bus: no signing key
+    // catalog signs nothing on the bus: no signing key
     expect(
-      loadConfig(only('feed', { RPC_SIGNING_KEY: REAL.RPC_SIGNING_KEY }).env, () => {}, { service: 'feed' })
-        .RPC_SIGNING_KEY,
+      loadConfig(only('catalog', { RPC_SIGNING_KEY: REAL.RPC_SIGNING_KEY }).env, () => {}, {
+        service: 'catalog',
+      }).RPC_SIGNING_KEY,
     ).toBeUndefined();
   });
 

@@ -45,14 +45,15 @@ type SecretName = KeyName | 'RPC_SIGNING_KEY' | 'RPC_PUBLIC_KEYS';
  * signs tokens, the gateway verifies them. CLIENT_SECRET_KEY: auth hashes client secrets.
  * SECRETS_KEYS: auth (webhook and client secrets) and catalog (point-of-sale api keys) seal data at
  * rest. RPC_PUBLIC_KEYS: every service verifies the bus requests it serves. RPC_SIGNING_KEY: the
- * processes that call others (gateway, panel, auth -> catalog, orders -> catalog, webhook -> auth);
- * catalog and feed call nobody, so they hold no signing key and nobody's ring believes them.
+ * processes an op of the contracts' catalogue names as a caller (gateway and panel for their users,
+ * auth and orders -> catalog, feed and webhook -> auth); catalog calls nobody, so it holds no signing
+ * key and nobody's ring believes it (tests/deploy-least-privilege.test.ts keeps this in step).
  */
 export const SERVICE_KEYS: Record<ServiceName, readonly SecretName[]> = {
   auth: ['JWT_SECRET', 'CLIENT_SECRET_KEY', 'SECRETS_KEYS', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
   catalog: ['SECRETS_KEYS', 'RPC_PUBLIC_KEYS'],
   orders: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
-  feed: ['RPC_PUBLIC_KEYS'],
+  feed: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
   webhook: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
   panel: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
   gateway: ['ADMIN_TOKEN', 'JWT_SECRET', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
