@@ -49,88 +49,52 @@ describe('migrations a rolling deploy survives (docs/conventions.md "Migrations"
     expect(GRANDFATHERED['orders/20261123220000_open_delivery_flows'].rules).toEqual(['volatile-default']);
   });
 
+  const add = (column: string) => `ALTER TABLE orders ADD COLUMN ${column};`;
+  const alter = (change: string) => `ALTER TABLE orders ${change};`;
+  const dropTotal = alter('DROP COLUMN total');
   const marked = '-- migration-check: allow drop orders.total: unused since 20260102000000_step\n';
-  const setNotNull = 'ALTER TABLE orders ALTER COLUMN total SET NOT NULL;';
+  const setNotNull = alter('ALTER COLUMN total SET NOT NULL');
   const backfill = 'UPDATE orders SET total = 0 WHERE total IS NULL;';
+  const index = 'CREATE INDEX orders_total_idx ON orders (total);';
   const indexOk = '-- migration-check: allow index-lock orders: a few thousand rows (retention 7 days)\n';
-  /** [what, the new migration, earlier migrations after init, the rules it breaks] */
-  const CASES: [string, string, string[], string[]][] = [
-    [
-      'volatile default',
-      'ALTER TABLE orders ADD COLUMN code text NOT NULL DEFAULT gen_random_uuid()::text;',
-      [],
-      ['volatile-default'],
-    ],
-    ['serial column', 'ALTER TABLE orders ADD COLUMN n bigserial;', [], ['volatile-default']],
-    ['constant default', "ALTER TABLE orders ADD COLUMN kind text NOT NULL DEFAULT 'A';", [], []],
-    [
-      'now() default (stable: no rewrite)',
-      'ALTER TABLE orders ADD COLUMN at timestamptz NOT NULL DEFAULT now();',
-      [],
+  const ownTable = 'CREATE TABLE t (id uuid);';
+  /** what -> [the new migration, the rules it breaks, earlier migrations after init] */
+  const CASES: Record<string, [string, string[], string[]?]> = {
+    'volatile default': [add('code text NOT NULL DEFAULT gen_random_uuid()::text'), ['volatile-default']],
+    'serial column': [add('n bigserial'), ['volatile-default']],
+    'constant default': [add("kind text NOT NULL DEFAULT 'A'"), []],
+    'now() default (stable: no rewrite)': [add('at timestamptz NOT NULL DEFAULT now()'), []],
+    'volatile default on its own new table': [
+      `${ownTable} ALTER TABLE t ADD c uuid DEFAULT gen_random_uuid();`,
       [],
     ],
-    [
-      'anything on a table of the same migration',
-      'CREATE TABLE t (id uuid); ALTER TABLE t ADD COLUMN c uuid NOT NULL DEFAULT gen_random_uuid();',
-      [],
-      [],
-    ],
-    [
-      'NOT NULL without default',
-      'ALTER TABLE orders ADD COLUMN code text NOT NULL;',
-      [],
-      ['not-null-without-default'],
-    ],
-    ['nullable column', 'ALTER TABLE orders ADD COLUMN code text;', [], []],
-    ['drop table', 'DROP TABLE orders;', [], ['drop']],
-    ['drop column', 'ALTER TABLE orders DROP COLUMN total;', [], ['drop']],
-    [
-      'drop with a marker naming an earlier migration',
-      `${marked}ALTER TABLE orders DROP COLUMN total;`,
-      ['SELECT 1;'],
-      [],
-    ],
-    [
-      'drop with a marker naming no earlier migration',
-      `${marked}ALTER TABLE orders DROP COLUMN total;`,
-      [],
+    'NOT NULL without default': [add('code text NOT NULL'), ['not-null-without-default']],
+    'nullable column': [add('code text'), []],
+    'drop table': ['DROP TABLE orders;', ['drop']],
+    'drop column': [dropTotal, ['drop']],
+    'drop with a marker naming an earlier migration': [`${marked}${dropTotal}`, [], ['SELECT 1;']],
+    'drop with a marker naming no earlier migration': [`${marked}${dropTotal}`, ['drop']],
+    'drop with a marker naming no migration': [
+      '-- migration-check: allow drop orders: no\nDROP TABLE orders;',
       ['drop'],
     ],
-    [
-      'drop with a marker without a migration',
-      '-- migration-check: allow drop orders: not needed\nDROP TABLE orders;',
-      [],
-      ['drop'],
-    ],
-    ['drop of a table of the same migration', 'CREATE TABLE tmp (id int); DROP TABLE tmp;', [], []],
-    ['rename column', 'ALTER TABLE orders RENAME COLUMN total TO amount;', [], ['rename']],
-    ['rename table', 'ALTER TABLE orders RENAME TO purchases;', [], ['rename']],
-    ['type change', 'ALTER TABLE orders ALTER COLUMN total TYPE bigint;', [], ['alter-type']],
-    ['SET NOT NULL without backfill', setNotNull, [], ['set-not-null']],
+    'drop of its own new table': [`${ownTable} DROP TABLE t;`, []],
+    'rename column': [alter('RENAME COLUMN total TO amount'), ['rename']],
+    'rename table': [alter('RENAME TO purchases'), ['rename']],
+    'type change': [alter('ALTER COLUMN total TYPE bigint'), ['alter-type']],
+    'SET NOT NULL without backfill': [setNotNull, ['set-not-null']],
     // the previous release may still write NULLs while this migration runs
-    [
-      'SET NOT NULL after a backfill in the same migration',
-      `${backfill} ${setNotNull}`,
-      [],
-      ['set-not-null'],
-    ],
-    ['SET NOT NULL after a backfill migration', setNotNull, [backfill], []],
-    ['index on an existing table', 'CREATE INDEX orders_total_idx ON orders (total);', [], ['index-lock']],
-    ['index with its marker', `${indexOk}CREATE INDEX orders_total_idx ON orders (total);`, [], []],
-    [
-      'CONCURRENTLY (cannot run in the transaction)',
-      'CREATE INDEX CONCURRENTLY orders_total_idx ON orders (total);',
-      [],
+    'SET NOT NULL after a backfill in the same migration': [`${backfill} ${setNotNull}`, ['set-not-null']],
+    'SET NOT NULL after a backfill migration': [setNotNull, [], [backfill]],
+    'index on an existing table': [index, ['index-lock']],
+    'index with its marker': [`${indexOk}${index}`, []],
+    'CONCURRENTLY (cannot run in the transaction)': [
+      index.replace('INDEX', 'INDEX CONCURRENTLY'),
       ['concurrently'],
     ],
-    [
-      'index on a table of the same migration',
-      'CREATE TABLE t (id int); CREATE INDEX t_idx ON t (id);',
-      [],
-      [],
-    ],
-  ];
-  it.each(CASES)('%s', async (_what, sql, before, broken) => {
+    'index on its own new table': [`${ownTable} CREATE INDEX t_idx ON t (id);`, []],
+  };
+  it.each(Object.entries(CASES))('%s', async (_what, [sql, broken, before]) => {
     expect(await rules(sql, before)).toEqual(broken);
   });
 
