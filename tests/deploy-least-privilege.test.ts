@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_KEYS, SERVICE_LINKS, SERVICE_NAMES, type ServiceName } from '@od/config';
-import { FRONT_DOOR_PRINCIPALS, RPC } from '@od/contracts';
 import { migrate } from '@od/db';
 import { freePort, freshDatabase } from '@od/testing';
 import pg from 'pg';
@@ -121,19 +120,6 @@ describe('kubernetes: each pod holds only the keys its service uses', () => {
         .map((e) => e.split('=')[0])
         .sort(),
     ).toEqual([...signers].sort());
-  });
-
-  it('signing keys go exactly to the front doors and the services an op of the catalogue names as caller', () => {
-    const callers = new Set(
-      Object.values(RPC).flatMap((ops) =>
-        Object.values(ops).flatMap((op) =>
-          op.callers === 'any' ? [] : [...(op.callers as readonly string[])],
-        ),
-      ),
-    );
-    const signers = SERVICE_NAMES.filter((s) => s in FRONT_DOOR_PRINCIPALS || callers.has(s));
-    expect(SERVICE_NAMES.filter((s) => SERVICE_KEYS[s].includes('RPC_SIGNING_KEY'))).toEqual(signers);
-    expect(signers).not.toContain('catalog');
   });
 
   it('the per-pod key table of deploy/k8s/README.md is SERVICE_KEYS', () => {

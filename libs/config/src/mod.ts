@@ -44,14 +44,13 @@ type SecretName = KeyName | 'RPC_SIGNING_KEY' | 'RPC_PUBLIC_KEYS';
  * deploy/k8s/README.md has the table). ADMIN_TOKEN: the gateway's admin listener. JWT_SECRET: auth
  * signs tokens, the gateway verifies them. CLIENT_SECRET_KEY: auth hashes client secrets.
  * SECRETS_KEYS: auth (webhook and client secrets) and catalog (point-of-sale api keys) seal data at
- * rest. RPC_PUBLIC_KEYS: every service verifies the bus requests it serves. RPC_SIGNING_KEY: the
- * processes an op of the contracts' catalogue names as a caller (gateway and panel for their users,
- * auth and orders -> catalog, feed and webhook -> auth); catalog calls nobody, so it holds no signing
- * key and nobody's ring believes it (tests/deploy-least-privilege.test.ts keeps this in step).
+ * rest. RPC_SIGNING_KEY and RPC_PUBLIC_KEYS: every service; its own key signs its calls and, with the
+ * ring, derives the pair keys (libs/bus pairKeys) it proves its calls and checks the requests it
+ * serves with, so even catalog, which calls nobody, needs it.
  */
 export const SERVICE_KEYS: Record<ServiceName, readonly SecretName[]> = {
   auth: ['JWT_SECRET', 'CLIENT_SECRET_KEY', 'SECRETS_KEYS', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
-  catalog: ['SECRETS_KEYS', 'RPC_PUBLIC_KEYS'],
+  catalog: ['SECRETS_KEYS', 'RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
   orders: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
   feed: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
   webhook: ['RPC_SIGNING_KEY', 'RPC_PUBLIC_KEYS'],
