@@ -13,6 +13,7 @@ export * from './op.ts';
 export * from './open-delivery-flows.ts';
 export * from './ops.ts';
 export * from './order.ts';
+export * from './order-card.ts';
 export * from './panel.ts';
 export * from './rpc.ts';
 export * from './scopes.ts';

@@ -10,7 +10,8 @@ export interface AuthContext {
 /** Who performed an action: recorded in order history. */
 export type Actor =
   | { kind: 'CREDENTIAL'; clientId: string }
-  | { kind: 'PANEL' }
+  /** a panel click (the merchant user who clicked) or a support action of the Admin API (no user) */
+  | { kind: 'PANEL'; userId?: string; email?: string }
   | { kind: 'CUSTOMER' }
   | { kind: 'PAYMENT_SYSTEM' }
   | { kind: 'CHANNEL' }
@@ -27,7 +28,8 @@ export type PanelArea = (typeof PANEL_AREAS)[number];
 export type Principal =
   | { kind: 'credential'; clientId: string; merchantId: string; scopes: string[] }
   | { kind: 'admin' }
-  | { kind: 'merchantUser'; userId: string; merchantId: string; scopes: string[] }
+  /** `email`: recorded as the actor of what the user does (orders history) */
+  | { kind: 'merchantUser'; userId: string; merchantId: string; scopes: string[]; email?: string }
   /** a front door before authentication (the token endpoint) */
   | { kind: 'anonymous' }
   | { kind: 'service'; service: ServiceName };

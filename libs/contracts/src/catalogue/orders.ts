@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOps } from '../op.ts';
 import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS } from '../open-delivery-flows.ts';
 import { ORDER_ACTIONS } from '../order.ts';
+import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const order = z.object({ orderId: z.string() });
@@ -19,7 +20,9 @@ const adminBody = z.unknown();
  * store is the credential's); admin ops by the admin API.
  * - get -> 200 Order bytes | 404; action: body { reason?, code? } (requestCancellation only) -> 202 ActionResponse
  * - adminCreate: body OrderIntake -> 201 Order + { situation, channel }; adminGet -> 200 Order + history
- * - adminAction -> as `action`, actor PANEL; adminPayment / adminCancel ({ by, reason? }) -> 202
+ * - cards: params { merchantId }, query { limit?, cursor?, orderId? } -> 200 OrderCards (the panel
+ *   board: one query over a card-sized projection, newest first; `orderId` = that one card)
+ * - adminAction -> as `action`, actor PANEL (+ the user when a merchant user clicks); adminPayment / adminCancel ({ by, reason? }) -> 202
  * - adminEdit: body OrderEdit -> 200; adminCourier: body CourierUpdate -> 202 { status, eventId }
  * Open Delivery flows (open-delivery-flows.ts), called by the gateway for OPEN_DELIVERY credentials:
  * - handshake: step requestCancellation | acceptCancellation | denyCancellation, body the standard's
@@ -50,6 +53,14 @@ export const ORDER_OPS = defineOps('orders', {
     area: 'orders',
     params: order,
     query: adminOrderQuerySchema,
+  },
+  cards: {
+    name: 'cards',
+    callers: ['merchantUser', 'panel'],
+    area: 'orders',
+    params: z.object({ merchantId: z.string() }),
+    query: orderCardsQuerySchema,
+    reply: orderCardsReplySchema,
   },
   adminAction: {
     name: 'admin.action',

@@ -117,8 +117,8 @@ const HISTORY_AND_OUTBOX = `
     SELECT $5::uuid, $1, $6::uuid, $7::int, $8, $9, $3, $17 WHERE $5::uuid IS NOT NULL
   ), h AS (
     INSERT INTO order_history (order_id, trigger, from_situation, to_situation, actor_kind, actor_client_id,
-      event_id, event_type, detail, created_at)
-    VALUES ($1, $10, $11, $2, $12, $13, $5::uuid, $8, $14::jsonb, $3)
+      actor_user_id, actor_email, event_id, event_type, detail, created_at)
+    VALUES ($1, $10, $11, $2, $12, $13, $18::uuid, $19, $5::uuid, $8, $14::jsonb, $3)
   )
   SELECT CASE WHEN $5::uuid IS NOT NULL AND $15::bool THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS n`;
 
@@ -147,13 +147,16 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     r.document,
     // the action's trace (sampled only): the relay publishes the event into it
     currentTraceparent(),
+    // a panel click: the signed-in merchant user (id and e-mail as the panel signed them)
+    r.actor.kind === 'PANEL' ? (r.actor.userId ?? null) : null,
+    r.actor.kind === 'PANEL' ? (r.actor.email ?? null) : null,
   ];
   if (r.create) {
     await c.query({
       name: 'orders.create',
       text: `WITH u AS (
           INSERT INTO orders (id, merchant_id, type, channel, situation, created_at, updated_at, event_seq, document)
-          VALUES ($1, $18, $19, $20, $2, $3, $3, $4, $16::json)
+          VALUES ($1, $20, $21, $22, $2, $3, $3, $4, $16::json)
         ), ${HISTORY_AND_OUTBOX}`,
       values: [...values, r.create.merchantId, r.create.type, r.create.channel],
     });
@@ -164,7 +167,7 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     text: `WITH u AS (
         UPDATE orders SET situation = $2, updated_at = $3, event_seq = event_seq + $4,
           document = COALESCE($16::json, document),
-          cancellation_request = CASE WHEN $18::bool THEN $19::jsonb ELSE cancellation_request END
+          cancellation_request = CASE WHEN $20::bool THEN $21::jsonb ELSE cancellation_request END
         WHERE id = $1
       ), ${HISTORY_AND_OUTBOX}`,
     values: [

@@ -1,7 +1,7 @@
 import { ORDER_ACTIONS, ORDER_TYPES, type OrderType, SITUATIONS, type Situation } from '@od/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Decision, decide, FINAL, type LifecycleTrigger as Trigger } from './state-machine.ts';
+import { type Decision, decide, FINAL, type LifecycleTrigger as Trigger, nextActions } from './state-machine.ts';
 
 const move = (to: Situation, event?: string, backtrack = false) => ({ kind: 'move', to, event, backtrack });
 const same = (to: Situation) => ({ kind: 'already_applied', to });
@@ -292,5 +292,29 @@ describe('state machine: the Open Delivery cancellation handshake', () => {
     expect(decide('DELIVERY', 'ACCEPTED', 'dispatch', 'MERCHANT')).not.toHaveProperty('pending');
     // without a pending request the lifecycle decisions are exactly SPEC's (no `pending` key)
     expect(decide('DELIVERY', 'ACCEPTED', 'requestCancellation')).toEqual(move('CANCELLED', 'CANCELLED'));
+  });
+});
+
+describe('nextActions: what a panel card offers', () => {
+  it('the natural next step first, cancellation last; nothing on final or unpaid orders', () => {
+    expect(nextActions('DELIVERY', 'PENDING')).toEqual(['confirm', 'requestCancellation']);
+    expect(nextActions('DELIVERY', 'ACCEPTED')[0]).toBe('startPreparation');
+    expect(nextActions('DELIVERY', 'READY')).toEqual(['dispatch', 'delivered', 'pickedUp', 'requestCancellation']);
+    expect(nextActions('TAKEOUT', 'READY')[0]).toBe('pickedUp');
+    expect(nextActions('INDOOR', 'READY')).not.toContain('dispatch');
+    expect(nextActions('DELIVERY', 'DELIVERY')).toEqual(['delivered', 'pickedUp', 'requestCancellation']);
+    for (const s of ['DONE', 'CANCELLED', 'PENDING_PAYMENT'] as const)
+      expect(nextActions('DELIVERY', s)).toEqual([]);
+  });
+
+  it('offers exactly the forward moves the state machine allows (every type and situation)', () => {
+    for (const type of ORDER_TYPES)
+      for (const s of SITUATIONS) {
+        const offered = nextActions(type, s);
+        for (const a of ORDER_ACTIONS) {
+          const d = decide(type, s, a);
+          expect(offered.includes(a), `${type} ${s} ${a}`).toBe(d.kind === 'move' && !d.backtrack);
+        }
+      }
   });
 });

@@ -227,3 +227,21 @@ export const CANCELLATION_CODES = {
 export function acceptsTracking(type: OrderType, from: Situation): boolean {
   return type === 'DELIVERY' && !FINAL.has(from) && from !== 'PENDING_PAYMENT' && from !== 'PENDING';
 }
+
+/** The order in which the panel offers actions: the natural next step first, cancellation last. */
+const OFFER_ORDER: Record<'DELIVERY' | 'OTHER', readonly OrderAction[]> = {
+  DELIVERY: ['confirm', 'startPreparation', 'readyForPickup', 'dispatch', 'delivered', 'pickedUp', 'requestCancellation'],
+  OTHER: ['confirm', 'startPreparation', 'readyForPickup', 'pickedUp', 'dispatch', 'delivered', 'requestCancellation'],
+};
+
+/**
+ * The panel actions allowed now (what a card offers): every action the state machine moves forward
+ * (skipping included; backtracking and already-applied steps are not offered), the natural next
+ * step first. Pure.
+ */
+export function nextActions(type: OrderType, from: Situation): OrderAction[] {
+  return OFFER_ORDER[type === 'DELIVERY' ? 'DELIVERY' : 'OTHER'].filter((a) => {
+    const d = decide(type, from, a);
+    return d.kind === 'move' && !d.backtrack;
+  });
+}

@@ -4,6 +4,7 @@ import {
   MAX_CANCELLATION_REASON,
   type OpHandler,
   type ORDER_OPS,
+  type Principal,
   type RequestOf,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
@@ -74,7 +75,17 @@ export function publicAction(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.actio
   };
 }
 
-/** `admin.action` (panel click): same rules, actor PANEL; unpaid orders are visible (422). */
+/**
+ * `admin.action` (panel click): same rules, actor PANEL with the merchant user who clicked (none
+ * for the Admin API); unpaid orders are visible (422).
+ */
 export function adminAction(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminAction> {
-  return (req) => runAction(deps, req, { kind: 'PANEL' }, { hidePendingPayment: false });
+  return (req) => runAction(deps, req, panelActor(req.caller), { hidePendingPayment: false });
+}
+
+/** actor PANEL, with the merchant user when one made the call (as the panel signed it) */
+export function panelActor(caller: Principal): Actor {
+  return caller.kind === 'merchantUser'
+    ? { kind: 'PANEL', userId: caller.userId, ...(caller.email ? { email: caller.email } : {}) }
+    : { kind: 'PANEL' };
 }

@@ -5,6 +5,7 @@ import { merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { nextDisplayId } from '../db/orders.ts';
 import { buildOrder } from '../domain/build.ts';
 import { idemOf, writeOrder } from '../write.ts';
+import { panelActor } from './action.ts';
 
 /**
  * `admin.create` (POST /admin/v1/merchants/{merchantId}/orders): a channel places an order.
@@ -18,7 +19,8 @@ export function adminCreate(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminC
     const input = parseAdminBody(orderIntakeSchema, req.body, 'Pedido inválido.');
     return writeOrder(deps, {
       scope: 'new',
-      actor: { kind: 'CHANNEL' },
+      // a panel test order names the merchant user who placed it
+      actor: req.caller.kind === 'merchantUser' ? panelActor(req.caller) : { kind: 'CHANNEL' },
       idem: idemOf(req),
       plan: async (c) => {
         const snapshot = await merchantSnapshot(deps, req.params?.merchantId ?? '', req.traceId);

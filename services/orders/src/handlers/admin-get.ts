@@ -38,6 +38,9 @@ export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.
       to: h.toSituation,
       actorKind: h.actorKind,
       actorClientId: h.actorClientId,
+      // a panel click: the merchant user who clicked (null for support actions and every other actor)
+      actorUserId: h.actorUserId,
+      actorEmail: h.actorEmail,
       eventId: h.eventId,
       eventType: h.eventType,
       detail: h.detail,

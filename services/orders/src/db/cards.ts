@@ -1,0 +1,49 @@
+import type { OrderType, Situation } from '@od/contracts';
+import type { Pool } from '@od/db';
+
+/** One row of the card projection: what the panel board draws, never the whole document. */
+export interface CardRow {
+  id: string;
+  displayId: string | null;
+  type: OrderType;
+  situation: Situation;
+  createdAt: Date;
+  updatedAt: Date;
+  customerName: string | null;
+  total: number | null;
+  itemCount: number;
+}
+
+export interface CardsPage {
+  merchantId: string;
+  limit: number;
+  /** the last card of the previous page: strictly older ones come next */
+  after?: { createdAt: string; id: string };
+  /** only this order (a live push of one card) */
+  orderId?: string;
+}
+
+/**
+ * The panel board's cards of one store, newest first, in ONE query over a card-sized projection
+ * (a few fields of the document, not the document) on `orders_merchant_created_idx`. Unpaid orders
+ * (PENDING_PAYMENT) are not on the board: they do not exist for the store yet. A field the board
+ * gains (e.g. a confirmation deadline) is one more column of this SELECT.
+ */
+export async function orderCards(pool: Pool, p: CardsPage): Promise<CardRow[]> {
+  const { rows } = await pool.query<CardRow>({
+    name: 'orders.cards',
+    text: `SELECT id, document->>'displayId' AS "displayId", type, situation,
+        created_at AS "createdAt", updated_at AS "updatedAt",
+        document->'customer'->>'name' AS "customerName",
+        (document->'total'->'orderAmount'->>'value')::float8 AS total,
+        COALESCE(json_array_length(document->'items'), 0)::int AS "itemCount"
+      FROM orders
+      WHERE merchant_id = $1 AND situation <> 'PENDING_PAYMENT'
+        AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+        AND ($4::uuid IS NULL OR id = $4::uuid)
+      ORDER BY created_at DESC, id DESC
+      LIMIT $5`,
+    values: [p.merchantId, p.after?.createdAt ?? null, p.after?.id ?? null, p.orderId ?? null, p.limit],
+  });
+  return rows;
+}
