@@ -8,7 +8,7 @@ import { defineOps } from './op.ts';
 const store = z.object({ merchantId: z.string() });
 
 export const PANEL_OPS = defineOps('panel', {
-  /** params { merchantId }, body { email, role } -> 201 UserInvite | 404 (unknown store) | 400 */
+  /** params { merchantId }, body { email, role } -> 201 UserInvite (no setup token for an existing account) | 404 | 400 */
   invite: { name: 'admin.users.invite', callers: ['admin'], params: store, body: z.unknown() },
   /** params { merchantId } -> 200 StoreUser[] */
   list: { name: 'admin.users.list', callers: ['admin'], params: store },
@@ -37,13 +37,18 @@ export const inviteBodySchema = z.object({
 });
 export type InviteBody = z.infer<typeof inviteBodySchema>;
 
+/**
+ * The invite's answer. To an e-mail that already has an account (a password set), the store is
+ * granted and nothing else: `existingAccount` true, no setup token (the password is never touched).
+ */
 export interface UserInvite {
   userId: string;
   email: string;
   role: PanelRole;
-  /** shown once: the invitee sets a password with it at `setupUrl` */
-  setupToken: string;
-  setupUrl: string;
+  existingAccount: boolean;
+  /** shown once: the invitee sets a password with it at `setupUrl` (new accounts only) */
+  setupToken?: string;
+  setupUrl?: string;
 }
 
 export interface StoreUser {

@@ -3,6 +3,7 @@ import type { ServiceBase, ZodApp } from '@od/runtime';
 import type { LoginLimiter } from './db/login-limiter.ts';
 import type { PanelDb, SessionRow } from './db/panel-db.ts';
 import type { LiveOrders } from './live-orders.ts';
+import type { LiveStreams } from './live-streams.ts';
 
 /** Everything a panel route needs; built once at start. */
 export interface PanelContext {
@@ -10,8 +11,8 @@ export interface PanelContext {
   db: PanelDb;
   limiter: LoginLimiter;
   live: LiveOrders;
-  /** Secure cookies (production) */
-  secureCookies: boolean;
+  /** the open live streams of this replica, and their revocation on every replica */
+  streams: LiveStreams;
   now: () => Date;
 }
 

@@ -13,6 +13,7 @@ import { boardCard } from './handlers/orders.ts';
 import { userAdminHandlers } from './handlers/users-admin.ts';
 import { buildPanelApp } from './http/app.ts';
 import { PANEL_CONSUMER, startLiveOrders } from './live-orders.ts';
+import { startLiveStreams } from './live-streams.ts';
 
 // src/main.ts in development, dist/main.mjs when bundled: both one level below the service folder
 const ROOT = path.join(import.meta.dirname, '..');
@@ -42,7 +43,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Pa
     db,
     limiter: new LoginLimiter(redis, base.names.redis),
     live,
-    secureCookies: config.NODE_ENV === 'production',
+    streams: await startLiveStreams(redis, base.names.redis('panel:streams:revoke'), base.log),
     now: () => new Date(),
   };
   base.serve(PANEL_OPS, userAdminHandlers(ctx));
@@ -57,6 +58,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Pa
     url: `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`,
     async stop() {
       clearInterval(prune);
+      await ctx.streams.stop();
       await app.close().catch(() => {});
       await live.stop();
       redis.disconnect();

@@ -15,10 +15,18 @@ export interface Upstream<T = unknown> {
 
 const dec = new TextDecoder();
 
-/** A merchant user at one store, with the areas its role reaches (what the panel asserts). */
-export const userPrincipal = (userId: string, merchantId: string, role: PanelRole): Principal => ({
+/**
+ * A merchant user at one store, with the areas its role reaches (what the panel asserts); the
+ * e-mail is what the owning service records as the actor of the user's actions.
+ */
+export const userPrincipal = (
+  user: { userId: string; email: string },
+  merchantId: string,
+  role: PanelRole,
+): Principal => ({
   kind: 'merchantUser',
-  userId,
+  userId: user.userId,
+  email: user.email,
   merchantId,
   scopes: PANEL_AREAS.filter((a) => canReach(role, a)),
 });
@@ -27,7 +35,7 @@ export const userPrincipal = (userId: string, merchantId: string, role: PanelRol
 export function merchantUser(request: Caller): Principal {
   if (!request.session || !request.store)
     throw new Error('panel: a call on behalf of a user needs its store');
-  return userPrincipal(request.session.userId, request.store.merchantId, request.store.role);
+  return userPrincipal(request.session, request.store.merchantId, request.store.role);
 }
 
 /** The panel acting for itself (invites, the boards' cards): no user behind the call. */

@@ -9,7 +9,8 @@ const userParams = z.object({ merchantId: z.string(), userId: z.string() });
 
 /**
  * Admin routes served by the panel service: merchant users of a store. The invite answers 201
- * `{ userId, email, role, setupToken, setupUrl }`; the token is single-use, valid 72 h, shown once.
+ * `{ userId, email, role, existingAccount, setupToken?, setupUrl? }`; the token is single-use, valid
+ * 72 h, shown once, and issued only to a new account (an existing one is granted the store only).
  */
 export const userAdminRoutes: RouteModule = (app, ctx) => {
   const relay = relayRoutes(app, ctx);

@@ -1,7 +1,13 @@
 import { ORDER_ACTIONS, ORDER_TYPES, type OrderType, SITUATIONS, type Situation } from '@od/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Decision, decide, FINAL, type LifecycleTrigger as Trigger, nextActions } from './state-machine.ts';
+import {
+  type Decision,
+  decide,
+  FINAL,
+  nextActions,
+  type LifecycleTrigger as Trigger,
+} from './state-machine.ts';
 
 const move = (to: Situation, event?: string, backtrack = false) => ({ kind: 'move', to, event, backtrack });
 const same = (to: Situation) => ({ kind: 'already_applied', to });
@@ -299,7 +305,12 @@ describe('nextActions: what a panel card offers', () => {
   it('the natural next step first, cancellation last; nothing on final or unpaid orders', () => {
     expect(nextActions('DELIVERY', 'PENDING')).toEqual(['confirm', 'requestCancellation']);
     expect(nextActions('DELIVERY', 'ACCEPTED')[0]).toBe('startPreparation');
-    expect(nextActions('DELIVERY', 'READY')).toEqual(['dispatch', 'delivered', 'pickedUp', 'requestCancellation']);
+    expect(nextActions('DELIVERY', 'READY')).toEqual([
+      'dispatch',
+      'delivered',
+      'pickedUp',
+      'requestCancellation',
+    ]);
     expect(nextActions('TAKEOUT', 'READY')[0]).toBe('pickedUp');
     expect(nextActions('INDOOR', 'READY')).not.toContain('dispatch');
     expect(nextActions('DELIVERY', 'DELIVERY')).toEqual(['delivered', 'pickedUp', 'requestCancellation']);

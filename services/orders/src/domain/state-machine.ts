@@ -230,8 +230,24 @@ export function acceptsTracking(type: OrderType, from: Situation): boolean {
 
 /** The order in which the panel offers actions: the natural next step first, cancellation last. */
 const OFFER_ORDER: Record<'DELIVERY' | 'OTHER', readonly OrderAction[]> = {
-  DELIVERY: ['confirm', 'startPreparation', 'readyForPickup', 'dispatch', 'delivered', 'pickedUp', 'requestCancellation'],
-  OTHER: ['confirm', 'startPreparation', 'readyForPickup', 'pickedUp', 'dispatch', 'delivered', 'requestCancellation'],
+  DELIVERY: [
+    'confirm',
+    'startPreparation',
+    'readyForPickup',
+    'dispatch',
+    'delivered',
+    'pickedUp',
+    'requestCancellation',
+  ],
+  OTHER: [
+    'confirm',
+    'startPreparation',
+    'readyForPickup',
+    'pickedUp',
+    'dispatch',
+    'delivered',
+    'requestCancellation',
+  ],
 };
 
 /**

@@ -1,4 +1,11 @@
-import { cardsCursor, isGuid, type OpHandler, type ORDER_OPS, type OrderCard, parseCardsCursor } from '@od/contracts';
+import {
+  cardsCursor,
+  isGuid,
+  type OpHandler,
+  type ORDER_OPS,
+  type OrderCard,
+  parseCardsCursor,
+} from '@od/contracts';
 import { errors } from '@od/errors';
 import type { OrdersDeps } from '../core.ts';
 import { type CardRow, orderCards } from '../db/cards.ts';
@@ -27,7 +34,8 @@ export function cards(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.cards> {
     const merchantId = req.params.merchantId.toLowerCase();
     if (!isGuid(merchantId)) return errors.adminNotFound('Estabelecimento');
     const { limit, cursor, orderId } = req.query;
-    if (orderId !== undefined && !isGuid(orderId)) return { status: 200, body: { orders: [], nextCursor: null } };
+    if (orderId !== undefined && !isGuid(orderId))
+      return { status: 200, body: { orders: [], nextCursor: null } };
     const rows = await orderCards(deps.pool, {
       merchantId,
       limit: limit + 1,

@@ -28,7 +28,11 @@ export class PanelDb {
     this.prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: 'panel' }) });
   }
 
-  /** Creates the user if new, adds (or changes) the store membership, and stores a setup token hash. */
+  /**
+   * Adds (or changes) the store membership, creating the user if new. A user who already has a
+   * password keeps it: no setup token is stored (`tokenHash` unused) and `existingAccount` is true,
+   * so an invite to one store can never take over an account and its other stores.
+   */
   async invite(
     merchantId: string,
     email: string,
@@ -36,7 +40,7 @@ export class PanelDb {
     tokenHash: string,
     expiresAt: Date,
     now: Date,
-  ) {
+  ): Promise<{ userId: string; existingAccount: boolean }> {
     return this.prisma.$transaction(async (tx) => {
       const user = await tx.user.upsert({
         where: { email },
@@ -48,8 +52,9 @@ export class PanelDb {
         create: { userId: user.id, merchantId, role, createdAt: now },
         update: { role },
       });
+      if (user.passwordHash !== null) return { userId: user.id, existingAccount: true };
       await tx.setupToken.create({ data: { tokenHash, userId: user.id, createdAt: now, expiresAt } });
-      return user.id;
+      return { userId: user.id, existingAccount: false };
     });
   }
 
@@ -79,21 +84,34 @@ export class PanelDb {
     });
   }
 
+  /** The user of a setup token still usable (unused, unexpired), else null: looked up before any hashing. */
+  async setupTokenUser(tokenHash: string, now: Date): Promise<string | null> {
+    const t = await this.prisma.setupToken.findFirst({
+      where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+      select: { userId: true },
+    });
+    return t?.userId ?? null;
+  }
+
   /**
-   * Uses a setup token once: sets the password and ends the user's other sessions. Returns false
-   * when the token is unknown, used or expired. The conditional UPDATE makes a race single-use too.
+   * Uses a setup token once: marks it AND every other outstanding token of its user used (one
+   * statement: of two tokens used at once, the second finds nothing left), sets the password and
+   * ends the user's sessions. Returns the user, or null when the token is unknown, used or expired.
    */
-  async useSetupToken(tokenHash: string, passwordHash: string, now: Date): Promise<boolean> {
+  async useSetupToken(tokenHash: string, passwordHash: string, now: Date): Promise<string | null> {
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.setupToken.updateMany({
-        where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
-        data: { usedAt: now },
-      });
-      if (count === 0) return false;
-      const token = await tx.setupToken.findUniqueOrThrow({ where: { tokenHash } });
-      await tx.user.update({ where: { id: token.userId }, data: { passwordHash } });
-      await tx.session.deleteMany({ where: { userId: token.userId } });
-      return true;
+      const used = await tx.$queryRaw<{ user_id: string; token_hash: string }[]>`
+        WITH t AS (
+          SELECT user_id FROM setup_tokens WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > ${now}
+        )
+        UPDATE setup_tokens s SET used_at = ${now} FROM t
+        WHERE s.user_id = t.user_id AND s.used_at IS NULL AND s.expires_at > ${now}
+        RETURNING s.user_id::text, s.token_hash`;
+      const mine = used.find((r) => r.token_hash === tokenHash);
+      if (!mine) return null;
+      await tx.user.update({ where: { id: mine.user_id }, data: { passwordHash } });
+      await tx.session.deleteMany({ where: { userId: mine.user_id } });
+      return mine.user_id;
     });
   }
 

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * Passwords: node's scrypt (memory-hard). N = 2^15, r = 8, p = 1 uses 32 MiB and ~50-100 ms per
@@ -11,8 +12,17 @@ const P = 1;
 const KEY_LEN = 32;
 const MAX_MEM = 64 * 1024 * 1024;
 
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 200;
+/** NIST SP 800-63B: at least 12 characters, long passphrases allowed, no composition rules. */
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 128;
+
+/**
+ * The ~49,000 most common passwords of public breach corpora, as shipped (and kept) by zxcvbn-ts
+ * (`@zxcvbn-ts/language-common`, `passwords-common`): a password on it is refused whatever its
+ * length. Compared lower-cased and without spaces, so `Qwerty123456` and `qwerty 123456` count too.
+ */
+const COMMON = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+const commonForm = (password: string) => password.normalize('NFC').toLowerCase().replace(/\s+/g, '');
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -45,5 +55,8 @@ export function passwordProblem(password: unknown): string | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN) return `A senha deve ter no mínimo ${PASSWORD_MIN} caracteres.`;
   if (length > PASSWORD_MAX) return `A senha deve ter no máximo ${PASSWORD_MAX} caracteres.`;
+  if (COMMON.has(commonForm(password)))
+    return 'Esta senha está entre as mais usadas em vazamentos de dados. Escolha outra.';
+  if (new Set(password).size < 4) return 'A senha repete poucos caracteres. Escolha outra.';
   return null;
 }

@@ -28,18 +28,19 @@ describe('sessions', () => {
     expect(needsTouch(s, at(60_000))).toBe(true);
   });
 
-  it('the cookie is HttpOnly, SameSite=Lax, scoped to /panel, Secure only when asked', () => {
-    expect(sessionCookie('abc', false, 60)).toBe(
-      'od_panel=abc; Path=/panel; HttpOnly; SameSite=Lax; Max-Age=60',
+  it('the cookie is __Host- prefixed: Secure, Path=/, no Domain; HttpOnly, SameSite=Lax', () => {
+    expect(sessionCookie('abc', 60)).toBe(
+      '__Host-od_panel=abc; Path=/; HttpOnly; SameSite=Lax; Max-Age=60; Secure',
     );
-    expect(sessionCookie('abc', true, 60)).toMatch(/; Secure$/);
-    expect(clearedCookie(true)).toMatch(/^od_panel=; .*Max-Age=0; Secure$/);
+    expect(clearedCookie()).toMatch(/^__Host-od_panel=; .*Max-Age=0; Secure$/);
+    expect(clearedCookie()).not.toMatch(/Domain/i);
   });
 
-  it('reads its cookie among others', () => {
-    expect(readCookie('a=1; od_panel=xyz; b=2')).toBe('xyz');
-    expect(readCookie('od_panelx=1')).toBeUndefined();
-    expect(readCookie('od_panel=')).toBeUndefined();
+  it('reads its cookie among others; an unprefixed od_panel is not it', () => {
+    expect(readCookie('a=1; __Host-od_panel=xyz; b=2')).toBe('xyz');
+    expect(readCookie('od_panel=xyz')).toBeUndefined();
+    expect(readCookie('__Host-od_panelx=1')).toBeUndefined();
+    expect(readCookie('__Host-od_panel=')).toBeUndefined();
     expect(readCookie(undefined)).toBeUndefined();
   });
 });

@@ -6,7 +6,13 @@ export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** `lastSeenAt` is written at most this often (one UPDATE per minute per session, not per request). */
 export const TOUCH_EVERY_MS = 60 * 1000;
-export const COOKIE_NAME = 'od_panel';
+/**
+ * `__Host-`: the browser accepts it only with Secure, Path=/ and no Domain, so no sibling host or
+ * plain-http page can plant or shadow it. Browsers treat http://localhost and 127.0.0.1 as secure
+ * (Chromium 156 checked: the cookie is set and sent back over plain http there), so development
+ * works without TLS on the loopback only.
+ */
+export const COOKIE_NAME = '__Host-od_panel';
 
 export interface SessionTimes {
   lastSeenAt: Date;
@@ -20,19 +26,19 @@ export function sessionAlive(s: SessionTimes, now: Date, idleMs = SESSION_IDLE_M
 export const needsTouch = (s: SessionTimes, now: Date): boolean =>
   now.getTime() - s.lastSeenAt.getTime() >= TOUCH_EVERY_MS;
 
-/** Set-Cookie for a session: HttpOnly, SameSite=Lax, path /panel, Secure in production. */
-export function sessionCookie(value: string, secure: boolean, maxAgeSeconds: number): string {
+/** Set-Cookie for a session: `__Host-` prefixed, Secure, HttpOnly, SameSite=Lax, Path=/, no Domain. */
+export function sessionCookie(value: string, maxAgeSeconds: number): string {
   return [
     `${COOKIE_NAME}=${value}`,
-    'Path=/panel',
+    'Path=/',
     'HttpOnly',
     'SameSite=Lax',
     `Max-Age=${maxAgeSeconds}`,
-    ...(secure ? ['Secure'] : []),
+    'Secure',
   ].join('; ');
 }
 
-export const clearedCookie = (secure: boolean): string => sessionCookie('', secure, 0);
+export const clearedCookie = (): string => sessionCookie('', 0);
 
 /** The session cookie's value in a Cookie header, if any. */
 export function readCookie(header: string | undefined, name = COOKIE_NAME): string | undefined {

@@ -69,20 +69,20 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
   const owner = requireStore(ctx, 'credentials');
   const at = '/panel/api/stores/:merchantId/credentials';
 
-  app.get(at, { schema: { params: storeParams }, preHandler: owner }, (request) =>
+  app.get(at, { schema: { params: storeParams }, onRequest: owner }, (request) =>
     storeCredentials(ctx, request, request.store!.merchantId),
   );
 
   app.post(
     at,
-    { schema: { params: storeParams, body: createCredentialBodySchema }, preHandler: owner },
+    { schema: { params: storeParams, body: createCredentialBodySchema }, onRequest: owner },
     (request, reply) =>
       change(ctx, request, reply, 'create', { merchantId: request.store!.merchantId, body: request.body }),
   );
 
   app.patch(
     `${at}/:clientId`,
-    { schema: { params: credentialParams, body: updateCredentialBodySchema }, preHandler: owner },
+    { schema: { params: credentialParams, body: updateCredentialBodySchema }, onRequest: owner },
     async (request, reply) => {
       await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
       return change(ctx, request, reply, 'update', { clientId: request.params.clientId, body: request.body });
@@ -92,7 +92,7 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
   for (const action of CREDENTIAL_ACTIONS) {
     app.post(
       `${at}/:clientId/${action}`,
-      { schema: { params: credentialParams }, preHandler: owner },
+      { schema: { params: credentialParams }, onRequest: owner },
       async (request, reply) => {
         await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
         return change(ctx, request, reply, action, { clientId: request.params.clientId });

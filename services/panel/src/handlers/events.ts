@@ -19,7 +19,7 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
           eventType: z.string().max(50).optional(),
         }),
       },
-      preHandler: requireStore(ctx, 'credentials'),
+      onRequest: requireStore(ctx, 'credentials'),
     },
     async (request, reply) => {
       const { clientId } = request.params;

@@ -15,7 +15,7 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
   const staff = requireStore(ctx, 'menu');
   app.get(
     '/panel/api/stores/:merchantId/menu',
-    { schema: { params }, preHandler: staff },
+    { schema: { params }, onRequest: staff },
     async (request, reply) => {
       const r = await upstream<Pick<MerchantSnapshot, 'menu'>>(ctx, request, CATALOG_OPS.adminGetMenu, {
         params: { merchantId: request.store!.merchantId },
@@ -24,7 +24,7 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
       return reply.send({ menu: r.body.menu });
     },
   );
-  app.put('/panel/api/stores/:merchantId/menu', { schema: { params }, preHandler: staff }, (request, reply) =>
+  app.put('/panel/api/stores/:merchantId/menu', { schema: { params }, onRequest: staff }, (request, reply) =>
     relayStoreOp(ctx, request, reply, CATALOG_OPS.adminPutMenu, true),
   );
 };

@@ -29,7 +29,7 @@ async function me(
         request,
         CATALOG_OPS.adminGet,
         { params: { merchantId: m.merchantId } },
-        userPrincipal(userId, m.merchantId, m.role),
+        userPrincipal({ userId, email: emailAddr }, m.merchantId, m.role),
       );
       return {
         merchantId: m.merchantId,
@@ -42,17 +42,39 @@ async function me(
   return { email: emailAddr, csrfToken, stores };
 }
 
-/** Routes reachable without a session: password setup (invite link) and sign-in. */
+/** Counts an attempt in Redis before anything is hashed; Redis unreachable fails closed (503). */
+async function admitted(request: FastifyRequest, count: () => Promise<number>): Promise<void> {
+  let wait: number;
+  try {
+    wait = await count();
+  } catch (err) {
+    request.log.error({ err: (err as Error).message }, 'sign-in limiter unavailable');
+    throw new HttpException(errors.unavailable(request.id));
+  }
+  if (wait > 0) throw new HttpException(panelErrors.tooManySignIns(wait));
+}
+
+/**
+ * Routes reachable without a session: password setup (invite link) and sign-in. Both count the
+ * attempt (Redis, login-limiter.ts) and check what is cheap (the token, the policy) before scrypt.
+ */
 export const signedOutRoutes: PanelRoutes = (app, ctx) => {
   app.post(
     '/panel/api/password-setup',
     { schema: { body: z.object({ token: z.string().min(1).max(200), password }) } },
     async (request, reply) => {
+      await admitted(request, () => ctx.limiter.admitSetup(request.ip));
+      const hashOfToken = tokenHash(request.body.token);
+      // an unknown, used or expired token costs no scrypt
+      if (!(await ctx.db.setupTokenUser(hashOfToken, ctx.now())))
+        throw new HttpException(panelErrors.setupToken());
       const problem = passwordProblem(request.body.password);
       if (problem) throw new HttpException(errors.adminValidation(problem, { password: [problem] }));
       const hash = await hashPassword(request.body.password);
-      const used = await ctx.db.useSetupToken(tokenHash(request.body.token), hash, ctx.now());
-      if (!used) throw new HttpException(panelErrors.setupToken());
+      const userId = await ctx.db.useSetupToken(hashOfToken, hash, ctx.now());
+      if (!userId) throw new HttpException(panelErrors.setupToken());
+      // a new password ends every session: their live streams too, on every replica
+      await ctx.streams.revoke({ userId });
       return reply.code(204).send();
     },
   );
@@ -63,26 +85,22 @@ export const signedOutRoutes: PanelRoutes = (app, ctx) => {
     { schema: { body: z.object({ email, password }) } },
     async (request, reply) => {
       const { email: addr, password: pw } = request.body;
-      const wait = await ctx.limiter.admit(addr, request.ip);
-      if (wait > 0) throw new HttpException(panelErrors.tooManySignIns(wait));
+      await admitted(request, () => ctx.limiter.admit(addr, request.ip));
       const user = await ctx.db.userByEmail(addr);
       const valid = await verifyPassword(pw, user?.passwordHash ?? (await DUMMY_HASH));
-      if (!user?.passwordHash || !valid) {
-        await ctx.limiter.failed(addr);
-        throw new HttpException(panelErrors.wrongPassword());
-      }
-      await ctx.limiter.succeeded(addr);
+      if (!user?.passwordHash || !valid) throw new HttpException(panelErrors.wrongPassword());
+      await ctx.limiter.succeeded(addr, request.ip).catch(() => {});
       const cookie = newToken();
       const csrf = newToken();
       await ctx.db.createSession(tokenHash(cookie), user.id, csrf, ctx.now());
-      reply.header('Set-Cookie', sessionCookie(cookie, ctx.secureCookies, SESSION_ABSOLUTE_MS / 1000));
+      reply.header('Set-Cookie', sessionCookie(cookie, SESSION_ABSOLUTE_MS / 1000));
       reply.header('Cache-Control', 'no-store');
       return reply.code(200).send(await me(ctx, request, user.id, addr, csrf));
     },
   );
 };
 
-/** The signed-in user: who am I, sign out, sign out everywhere. */
+/** The signed-in user: who am I, sign out, sign out everywhere (each closes the live streams it ends). */
 export const sessionRoutes: PanelRoutes = (app, ctx) => {
   app.get('/panel/api/me', async (request) => {
     const s = request.session!;
@@ -91,12 +109,14 @@ export const sessionRoutes: PanelRoutes = (app, ctx) => {
 
   app.delete('/panel/api/session', async (request, reply) => {
     await ctx.db.deleteSession(request.session!.id);
-    return reply.header('Set-Cookie', clearedCookie(ctx.secureCookies)).code(204).send();
+    await ctx.streams.revoke({ sessionId: request.session!.id });
+    return reply.header('Set-Cookie', clearedCookie()).code(204).send();
   });
 
   /** Ends every session of the user, this one included. */
   app.post('/panel/api/sessions/sign-out-everywhere', async (request, reply) => {
     const ended = await ctx.db.deleteUserSessions(request.session!.userId);
-    return reply.header('Set-Cookie', clearedCookie(ctx.secureCookies)).code(200).send({ ended });
+    await ctx.streams.revoke({ userId: request.session!.userId });
+    return reply.header('Set-Cookie', clearedCookie()).code(200).send({ ended });
   });
 };

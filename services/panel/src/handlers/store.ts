@@ -10,14 +10,14 @@ const params = z.object({ merchantId: z.string() });
 export const storeRoutes: PanelRoutes = (app, ctx) => {
   app.get(
     '/panel/api/stores/:merchantId',
-    { schema: { params }, preHandler: requireStore(ctx, 'store') },
+    { schema: { params }, onRequest: requireStore(ctx, 'store') },
     (request, reply) => relayStoreOp(ctx, request, reply, CATALOG_OPS.adminGet),
   );
   app.patch(
     '/panel/api/stores/:merchantId',
     {
       schema: { params, body: merchantPatchSchema.omit({ test: true }) },
-      preHandler: requireStore(ctx, 'settings'),
+      onRequest: requireStore(ctx, 'settings'),
     },
     (request, reply) => relayStoreOp(ctx, request, reply, CATALOG_OPS.adminPatch, true),
   );

@@ -27,7 +27,9 @@ async function storeExists(ctx: PanelContext, merchantId: string, traceId: strin
 
 /**
  * Admin ops (called by the gateway's `/admin/v1/merchants/{merchantId}/users` routes): invite a
- * user to a store (201 with a single-use setup token valid 72 h, shown this once), list, remove.
+ * user to a store (201 with a single-use setup token valid 72 h, shown this once; none for an account
+ * that already has a password: the store is granted, the password untouched), list, remove (its
+ * live streams of the store close on every replica).
  */
 export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS> {
   return {
@@ -38,7 +40,7 @@ export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS>
       const { email, role } = parseAdminBody(inviteBodySchema, req.body);
       const token = newToken();
       const now = ctx.now();
-      const userId = await ctx.db.invite(
+      const { userId, existingAccount } = await ctx.db.invite(
         merchantId,
         email,
         role,
@@ -46,9 +48,20 @@ export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS>
         new Date(now.getTime() + SETUP_TOKEN_TTL_MS),
         now,
       );
+      if (existingAccount) {
+        const body: UserInvite = { userId, email, role, existingAccount };
+        return { status: 201, body, headers: { 'Cache-Control': 'no-store' } };
+      }
       const setupUrl = new URL('/panel/setup', ctx.base.config.PANEL_PUBLIC_URL);
       setupUrl.hash = `token=${token}`;
-      const body: UserInvite = { userId, email, role, setupToken: token, setupUrl: setupUrl.toString() };
+      const body: UserInvite = {
+        userId,
+        email,
+        role,
+        existingAccount,
+        setupToken: token,
+        setupUrl: setupUrl.toString(),
+      };
       return { status: 201, body, headers: { 'Cache-Control': 'no-store' } };
     },
     list: async (req) => {
@@ -60,7 +73,9 @@ export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS>
       const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
       const userId = String(req.params?.userId ?? '').toLowerCase();
       if (!isGuid(merchantId) || !isGuid(userId)) return userNotFound();
-      return (await ctx.db.removeMembership(merchantId, userId)) ? { status: 204 } : userNotFound();
+      if (!(await ctx.db.removeMembership(merchantId, userId))) return userNotFound();
+      await ctx.streams.revoke({ userId, merchantId });
+      return { status: 204 };
     },
   };
 }

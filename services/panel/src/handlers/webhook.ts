@@ -22,7 +22,7 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
   for (const [path, op] of Object.entries(reads)) {
     app.get(
       `${base}/${path}`,
-      { schema: { params: credentialParams, querystring: page }, preHandler: owner },
+      { schema: { params: credentialParams, querystring: page }, onRequest: owner },
       async (request, reply) => {
         const { clientId } = request.params;
         await ownCredential(ctx, request, request.store!.merchantId, clientId);
@@ -37,7 +37,7 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
   }
   app.post(
     `${base}/webhook-queue/clear`,
-    { schema: { params: credentialParams }, preHandler: owner },
+    { schema: { params: credentialParams }, onRequest: owner },
     async (request, reply) => {
       const { clientId } = request.params;
       await ownCredential(ctx, request, request.store!.merchantId, clientId);
@@ -46,7 +46,7 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
   );
   app.post(
     `${base}/events/:eventId/resend`,
-    { schema: { params: credentialParams.extend({ eventId: z.string().max(100) }) }, preHandler: owner },
+    { schema: { params: credentialParams.extend({ eventId: z.string().max(100) }) }, onRequest: owner },
     async (request, reply) => {
       const { clientId, eventId } = request.params;
       await ownCredential(ctx, request, request.store!.merchantId, clientId);

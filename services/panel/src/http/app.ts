@@ -19,6 +19,7 @@ import { credentialRoutes } from '../handlers/credentials.ts';
 import { eventRoutes } from '../handlers/events.ts';
 import { menuRoutes } from '../handlers/menu.ts';
 import { orderRoutes } from '../handlers/orders.ts';
+import { orderStreamRoutes } from '../handlers/orders-stream.ts';
 import { sessionRoutes, signedOutRoutes } from '../handlers/session.ts';
 import { staticRoutes } from '../handlers/static.ts';
 import { storeRoutes } from '../handlers/store.ts';
@@ -49,6 +50,7 @@ const signedInRoutes: PanelRoutes[] = [
   eventRoutes,
   menuRoutes,
   orderRoutes,
+  orderStreamRoutes,
 ];
 
 /** The panel's HTTP surface: `/panel/api/*` (JSON, admin error form) and the page under `/panel/`. */
@@ -90,7 +92,8 @@ export function buildPanelApp(ctx: PanelContext, webDir: string): PanelApp {
   signedOutRoutes(app, ctx);
   app.register(async (scope) => {
     const api = scope as unknown as PanelApp;
-    api.addHook('preHandler', requireSession(ctx));
+    // onRequest: session and CSRF before the body is read or validated (anonymous callers learn nothing of it)
+    api.addHook('onRequest', requireSession(ctx));
     api.addHook('onSend', async (_request, reply) => {
       reply.header('Cache-Control', 'no-store');
     });

@@ -10,7 +10,7 @@ import { sameToken, tokenHash } from '../domain/tokens.ts';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * preHandler of every signed-in route: a live server-side session from the HttpOnly cookie, and
+ * onRequest hook of every signed-in route (before the body is read): a live server-side session from the HttpOnly cookie, and
  * on every state-changing method the session's CSRF token in `x-csrf-token` (403 otherwise).
  */
 export function requireSession(ctx: PanelContext) {
@@ -35,7 +35,7 @@ export function requireSession(ctx: PanelContext) {
 }
 
 /**
- * preHandler of `/panel/api/stores/:merchantId/...`: the user must belong to the store (any other
+ * onRequest hook of `/panel/api/stores/:merchantId/...`: the user must belong to the store (any other
  * id, valid or not, answers 404 as if it did not exist) and its role must reach `area` (403).
  */
 export function requireStore(ctx: PanelContext, area: PanelArea) {
