@@ -23,6 +23,7 @@ export async function invite(stack: TestStack, merchantId: string, email: string
     userId: string;
     email: string;
     role: string;
+    existingAccount: boolean;
     setupToken: string;
     setupUrl: string;
   };
@@ -31,10 +32,15 @@ export async function invite(stack: TestStack, merchantId: string, email: string
 export const panelFetch = (stack: TestStack, path: string, init?: RequestInit) =>
   fetch(stack.panel!.url + path, init);
 
-export function setPassword(stack: TestStack, token: string, password: string) {
+export function setPassword(
+  stack: TestStack,
+  token: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
   return panelFetch(stack, '/panel/api/password-setup', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ token, password }),
   });
 }
@@ -96,3 +102,34 @@ export async function polledEventTypes(stack: TestStack, bearer: string, orderId
     .filter((e) => e.orderId === orderId)
     .map((e) => e.eventType);
 }
+
+/**
+ * Opens a store's live orders stream with a session cookie (on `baseUrl`: any panel replica);
+ * `ended` resolves when the server closes it, `text()` is what arrived so far.
+ */
+export async function openStream(baseUrl: string, cookie: string, merchantId: string) {
+  const controller = new AbortController();
+  const r = await fetch(`${baseUrl}/panel/api/stores/${merchantId}/orders-stream`, {
+    headers: { cookie },
+    signal: controller.signal,
+  });
+  if (r.status !== 200) throw new Error(`stream: ${r.status}`);
+  let text = '';
+  const reader = r.body!.getReader();
+  const ended = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return true;
+        text += new TextDecoder().decode(value);
+      }
+    } catch {
+      return false;
+    }
+  })();
+  return { ended, text: () => text, abort: () => controller.abort() };
+}
+
+/** true when `p` settles within `ms` */
+export const settlesWithin = (p: Promise<unknown>, ms: number) =>
+  Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);

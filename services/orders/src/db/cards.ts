@@ -7,8 +7,9 @@ export interface CardRow {
   displayId: string | null;
   type: OrderType;
   situation: Situation;
-  createdAt: Date;
-  updatedAt: Date;
+  /** ISO 8601 UTC, milliseconds (the cursor's form) */
+  createdAt: string;
+  updatedAt: string;
   customerName: string | null;
   total: number | null;
   itemCount: number;
@@ -29,11 +30,14 @@ export interface CardsPage {
  * (PENDING_PAYMENT) are not on the board: they do not exist for the store yet. A field the board
  * gains (e.g. a confirmation deadline) is one more column of this SELECT.
  */
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
 export async function orderCards(pool: Pool, p: CardsPage): Promise<CardRow[]> {
   const { rows } = await pool.query<CardRow>({
     name: 'orders.cards',
     text: `SELECT id, document->>'displayId' AS "displayId", type, situation,
-        created_at AS "createdAt", updated_at AS "updatedAt",
+        to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS "createdAt",
+        to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS "updatedAt",
         document->'customer'->>'name' AS "customerName",
         (document->'total'->'orderAmount'->>'value')::float8 AS total,
         COALESCE(json_array_length(document->'items'), 0)::int AS "itemCount"

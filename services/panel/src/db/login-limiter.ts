@@ -22,7 +22,7 @@ export const SIGN_IN_LIMITS = {
   windowSeconds: 15 * 60,
   knownDays: 30,
   /** password setups (invite links) per client network and window */
-  setupPerIp: 10,
+  setupPerIp: 30,
 };
 export type SignInLimits = typeof SIGN_IN_LIMITS;
 

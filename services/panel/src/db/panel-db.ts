@@ -115,6 +115,14 @@ export class PanelDb {
     });
   }
 
+  /** A new password; every session of the user but `keepSessionId` ends. */
+  async changePassword(userId: string, passwordHash: string, keepSessionId: string): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.user.update({ where: { id: userId }, data: { passwordHash } }),
+      this.prisma.session.deleteMany({ where: { userId, id: { not: keepSessionId } } }),
+    ]);
+  }
+
   userByEmail(email: string) {
     return this.prisma.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
   }

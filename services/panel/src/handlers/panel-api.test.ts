@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createStore,
   invite,
+  openStream,
   panelFetch,
   polledEventTypes,
   setPassword,
@@ -33,8 +34,15 @@ describe('panel API', () => {
       });
       expect(r.status).toBe(201);
       const body = await r.json();
-      expect(Object.keys(body).sort()).toEqual(['email', 'role', 'setupToken', 'setupUrl', 'userId']);
-      expect(body).toMatchObject({ email: 'ana@loja.test', role: 'STAFF' });
+      expect(Object.keys(body).sort()).toEqual([
+        'email',
+        'existingAccount',
+        'role',
+        'setupToken',
+        'setupUrl',
+        'userId',
+      ]);
+      expect(body).toMatchObject({ email: 'ana@loja.test', role: 'STAFF', existingAccount: false });
       expect(body.setupUrl).toContain(body.setupToken);
       expect((await setPassword(stack, body.setupToken, 'curta')).status).toBe(400);
       expect((await setPassword(stack, body.setupToken, 'uma-senha-longa')).status).toBe(204);
@@ -65,13 +73,13 @@ describe('panel API', () => {
   });
 
   describe('sessions', () => {
-    it('sign-in sets an HttpOnly SameSite=Lax cookie and /me answers the stores', async () => {
+    it('sign-in sets an HttpOnly SameSite=Lax __Host- cookie and /me answers the stores', async () => {
       const r = await signInRequest(stack, owner.email, owner.password);
       expect(r.status).toBe(200);
       const cookie = r.headers.get('set-cookie') ?? '';
       expect(cookie).toMatch(/HttpOnly/);
       expect(cookie).toMatch(/SameSite=Lax/);
-      expect(cookie).not.toMatch(/Secure/); // test config is not production
+      expect(cookie).toMatch(/^__Host-od_panel=.*; Secure$/); // browsers accept it over http on localhost
       const me = await (
         await panelFetch(stack, '/panel/api/me', { headers: { cookie: cookie.split(';')[0] } })
       ).json();
@@ -89,9 +97,9 @@ describe('panel API', () => {
       expect((await panelFetch(stack, '/panel/api/me')).status).toBe(401);
     });
 
-    it('sign-in is limited per account: after 5 failures even the right password waits', async () => {
+    it('sign-in is slowed per account and network: after the free attempts even the right password waits', async () => {
       const u = await storeUser(stack, 'STAFF', { merchantId: owner.merchantId });
-      for (let i = 0; i < 5; i++)
+      for (let i = 0; i < 4; i++)
         expect((await signInRequest(stack, u.email, 'errada-errada')).status).toBe(401);
       const r = await signInRequest(stack, u.email, u.password);
       expect(r.status).toBe(429);
@@ -292,6 +300,81 @@ describe('panel API', () => {
       expect(
         (await other.client.call('GET', `/panel/api/stores/${other.merchantId}/orders/${order.id}`)).status,
       ).toBe(404);
+    });
+
+    it('the board pages order cards newest first; nextActions come from the state machine; a click names the user', async () => {
+      const u = await storeUser(stack, 'STAFF', { merchantId: await createStore(stack, 'Loja quadro') });
+      const s = `/panel/api/stores/${u.merchantId}`;
+      const live = await openStream(stack.panel!.url, u.client.cookie, u.merchantId);
+      const ids: string[] = [];
+      for (const type of ['DELIVERY', 'TAKEOUT', 'DELIVERY']) {
+        const r = await u.client.call('POST', `${s}/test-orders`, { type });
+        expect(r.status).toBe(201);
+        ids.push((await r.json()).id);
+      }
+      const first = await u.client.call('GET', `${s}/orders?limit=2`);
+      expect(first.status).toBe(200);
+      const page1 = await first.json();
+      expect(Object.keys(page1).sort()).toEqual(['nextCursor', 'orders']);
+      expect(page1.orders.map((o: { id: string }) => o.id)).toEqual([ids[2], ids[1]]);
+      const card = page1.orders[0];
+      expect(Object.keys(card).sort()).toEqual(
+        [
+          'createdAt',
+          'customerName',
+          'displayId',
+          'id',
+          'itemCount',
+          'lastUpdate',
+          'nextActions',
+          'situation',
+          'total',
+          'type',
+        ].sort(),
+      );
+      expect(card).toMatchObject({
+        situation: 'PENDING',
+        type: 'DELIVERY',
+        nextActions: ['confirm', 'requestCancellation'],
+      });
+      expect(typeof card.total).toBe('number');
+      expect(card.itemCount).toBeGreaterThan(0);
+      const page2 = await (
+        await u.client.call('GET', `${s}/orders?limit=2&cursor=${page1.nextCursor}`)
+      ).json();
+      expect(page2).toEqual({ orders: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
+      expect((await u.client.call('GET', `${s}/orders?limit=101`)).status).toBe(400);
+      expect((await u.client.call('GET', `${s}/orders?cursor=nao-e-cursor`)).status).toBe(400);
+      expect((await (await u.client.call('GET', `${s}/orders`)).json()).orders).toHaveLength(3);
+
+      // the live stream pushes the same card shape
+      await expect.poll(() => live.text().includes(ids[2]), { timeout: 5000 }).toBe(true);
+      const pushed = live
+        .text()
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)))
+        .find((e) => e.orderId === ids[2]);
+      expect(Object.keys(pushed.card).sort()).toEqual(Object.keys(card).sort());
+      live.abort();
+
+      const confirm = await u.client.call('POST', `${s}/orders/${ids[2]}/actions/confirm`);
+      expect(confirm.status).toBe(202);
+      const detail = await (await u.client.call('GET', `${s}/orders/${ids[2]}`)).json();
+      expect(detail.nextActions[0]).toBe('startPreparation');
+      expect(detail.card.nextActions).toEqual(detail.nextActions);
+      expect(detail.history.at(-1)).toMatchObject({
+        trigger: 'confirm',
+        actorKind: 'PANEL',
+        actorUserId: u.userId,
+        actorEmail: u.email,
+      });
+      // the test order the user placed names the user too
+      expect(detail.history[0]).toMatchObject({
+        trigger: 'create',
+        actorKind: 'PANEL',
+        actorUserId: u.userId,
+      });
     });
 
     it('test orders exist only on test stores', async () => {

@@ -113,6 +113,30 @@ export const sessionRoutes: PanelRoutes = (app, ctx) => {
     return reply.header('Set-Cookie', clearedCookie()).code(204).send();
   });
 
+  /**
+   * Password change: the current password (counted like a sign-in, before hashing), a new one under
+   * the policy. Every other session ends, and every live stream of the user closes.
+   */
+  app.put(
+    '/panel/api/password',
+    { schema: { body: z.object({ currentPassword: password, newPassword: password }) } },
+    async (request, reply) => {
+      const s = request.session!;
+      await admitted(request, () => ctx.limiter.admit(s.email, request.ip));
+      const user = await ctx.db.userByEmail(s.email);
+      if (!user?.passwordHash || !(await verifyPassword(request.body.currentPassword, user.passwordHash))) {
+        const m = 'Senha atual incorreta.';
+        throw new HttpException(errors.adminValidation(m, { currentPassword: [m] }));
+      }
+      const problem = passwordProblem(request.body.newPassword);
+      if (problem) throw new HttpException(errors.adminValidation(problem, { newPassword: [problem] }));
+      await ctx.limiter.succeeded(s.email, request.ip).catch(() => {});
+      await ctx.db.changePassword(s.userId, await hashPassword(request.body.newPassword), s.id);
+      await ctx.streams.revoke({ userId: s.userId });
+      return reply.code(204).send();
+    },
+  );
+
   /** Ends every session of the user, this one included. */
   app.post('/panel/api/sessions/sign-out-everywhere', async (request, reply) => {
     const ended = await ctx.db.deleteUserSessions(request.session!.userId);
