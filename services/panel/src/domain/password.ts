@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { PANEL_PASSWORD_MAX, PANEL_PASSWORD_MIN } from '@od/contracts';
 import { dictionary } from '@zxcvbn-ts/language-common';
 
 /**
@@ -13,8 +14,8 @@ const KEY_LEN = 32;
 const MAX_MEM = 64 * 1024 * 1024;
 
 /** NIST SP 800-63B: at least 12 characters, long passphrases allowed, no composition rules. */
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 128;
+export const PASSWORD_MIN = PANEL_PASSWORD_MIN;
+export const PASSWORD_MAX = PANEL_PASSWORD_MAX;
 
 /**
  * The ~49,000 most common passwords of public breach corpora, as shipped (and kept) by zxcvbn-ts
