@@ -12,6 +12,16 @@ export const PANEL_OPS = defineOps('panel', {
   invite: { name: 'admin.users.invite', callers: ['admin'], params: store, body: z.unknown() },
   /** params { merchantId } -> 200 StoreUser[] */
   list: { name: 'admin.users.list', callers: ['admin'], params: store },
+  /**
+   * params { merchantId, userId } -> 201 PasswordReset | 404 (not a user of the store): support's
+   * deliberate reset of a forgotten password (an invite never resets one). The current password
+   * stays valid until the token is used.
+   */
+  passwordReset: {
+    name: 'admin.users.passwordReset',
+    callers: ['admin'],
+    params: z.object({ merchantId: z.string(), userId: z.string() }),
+  },
   /** params { merchantId, userId } -> 204 | 404 (removes the membership and the user's sessions) */
   remove: {
     name: 'admin.users.remove',
@@ -56,6 +66,14 @@ export interface UserInvite {
   /** shown once: the invitee sets a password with it at `setupUrl` (new accounts only) */
   setupToken?: string;
   setupUrl?: string;
+}
+
+/** A password reset's answer: the token (shown once) for the user alone, valid 72 h, single use. */
+export interface PasswordReset {
+  userId: string;
+  email: string;
+  setupToken: string;
+  setupUrl: string;
 }
 
 export interface StoreUser {

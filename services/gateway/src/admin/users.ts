@@ -18,4 +18,6 @@ export const userAdminRoutes: RouteModule = (app, ctx) => {
   relay.post(users, { params: storeParams, body: inviteBodySchema }, PANEL_OPS.invite);
   relay.get(users, { params: storeParams }, PANEL_OPS.list);
   relay.delete(`${users}/:userId`, { params: userParams }, PANEL_OPS.remove);
+  // support resets a forgotten password: a setup token for that user only (201, shown once)
+  relay.post(`${users}/:userId/password-reset`, { params: userParams }, PANEL_OPS.passwordReset);
 };

@@ -58,6 +58,22 @@ export class PanelDb {
     });
   }
 
+  /**
+   * A setup token for a user of the store (support's password reset); its e-mail, or null when the
+   * user is not one of the store's. The current password stays valid until the token is used.
+   */
+  async resetToken(merchantId: string, userId: string, tokenHash: string, expiresAt: Date, now: Date) {
+    return this.prisma.$transaction(async (tx) => {
+      const m = await tx.membership.findUnique({
+        where: { userId_merchantId: { userId, merchantId } },
+        include: { user: { select: { email: true } } },
+      });
+      if (!m) return null;
+      await tx.setupToken.create({ data: { tokenHash, userId, createdAt: now, expiresAt } });
+      return m.user.email;
+    });
+  }
+
   async storeUsers(merchantId: string): Promise<StoreUser[]> {
     const rows = await this.prisma.membership.findMany({
       where: { merchantId },

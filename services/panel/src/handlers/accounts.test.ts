@@ -155,6 +155,30 @@ describe('panel accounts', () => {
     });
   });
 
+  describe('support resets a forgotten password', () => {
+    it('a token for that user only; using it replaces the password and closes the user’s streams', async () => {
+      const u = await storeUser(stack, 'STAFF');
+      const stream = await openStream(replica2.url, u.client.cookie, u.merchantId);
+      const reset = `/admin/v1/merchants/${u.merchantId}/users/${u.userId}/password-reset`;
+      const r = await stack.admin('POST', reset);
+      expect(r.status).toBe(201);
+      const body = await r.json();
+      expect(body).toMatchObject({ userId: u.userId, email: u.email });
+      expect(body.setupUrl).toContain(body.setupToken);
+      // the current password stays valid until the token is used
+      expect((await signInRequest(stack, u.email, u.password, from(net()))).status).toBe(200);
+      expect((await setPassword(stack, body.setupToken, 'senha-redefinida-1', from(net()))).status).toBe(204);
+      expect(await settlesWithin(stream.ended, 3000)).toBe(true);
+      expect((await signInRequest(stack, u.email, u.password, from(net()))).status).toBe(401);
+      expect((await signInRequest(stack, u.email, 'senha-redefinida-1', from(net()))).status).toBe(200);
+      const elsewhere = await createStore(stack, 'Loja alheia');
+      expect(
+        (await stack.admin('POST', `/admin/v1/merchants/${elsewhere}/users/${u.userId}/password-reset`))
+          .status,
+      ).toBe(404);
+    });
+  });
+
   describe('session cookie and guards', () => {
     it('the session cookie is __Host- prefixed: Secure, Path=/, no Domain; the unprefixed name is not it', async () => {
       const u = await storeUser(stack, 'STAFF');

@@ -4,6 +4,7 @@ import {
   inviteBodySchema,
   isGuid,
   type PANEL_OPS,
+  type PasswordReset,
   SETUP_TOKEN_TTL_MS,
   type UserInvite,
 } from '@od/contracts';
@@ -13,6 +14,13 @@ import { newToken, tokenHash } from '../domain/tokens.ts';
 import { PANEL_ITSELF } from '../upstream.ts';
 
 const userNotFound = () => errors.adminNotFound('Usuário');
+
+/** The invite link: the token in the fragment, so it never reaches a server log. */
+function setupUrlOf(ctx: PanelContext, token: string): string {
+  const url = new URL('/panel/setup', ctx.base.config.PANEL_PUBLIC_URL);
+  url.hash = `token=${token}`;
+  return url.toString();
+}
 
 async function storeExists(ctx: PanelContext, merchantId: string, traceId: string): Promise<boolean> {
   const r = await ctx.base.rpc.call(
@@ -52,15 +60,13 @@ export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS>
         const body: UserInvite = { userId, email, role, existingAccount };
         return { status: 201, body, headers: { 'Cache-Control': 'no-store' } };
       }
-      const setupUrl = new URL('/panel/setup', ctx.base.config.PANEL_PUBLIC_URL);
-      setupUrl.hash = `token=${token}`;
       const body: UserInvite = {
         userId,
         email,
         role,
         existingAccount,
         setupToken: token,
-        setupUrl: setupUrl.toString(),
+        setupUrl: setupUrlOf(ctx, token),
       };
       return { status: 201, body, headers: { 'Cache-Control': 'no-store' } };
     },
@@ -68,6 +74,18 @@ export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS>
       const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
       if (!isGuid(merchantId)) return errors.adminNotFound('Estabelecimento');
       return { status: 200, body: await ctx.db.storeUsers(merchantId) };
+    },
+    passwordReset: async (req) => {
+      const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
+      const userId = String(req.params?.userId ?? '').toLowerCase();
+      if (!isGuid(merchantId) || !isGuid(userId)) return userNotFound();
+      const token = newToken();
+      const now = ctx.now();
+      const expires = new Date(now.getTime() + SETUP_TOKEN_TTL_MS);
+      const email = await ctx.db.resetToken(merchantId, userId, tokenHash(token), expires, now);
+      if (!email) return userNotFound();
+      const body: PasswordReset = { userId, email, setupToken: token, setupUrl: setupUrlOf(ctx, token) };
+      return { status: 201, body, headers: { 'Cache-Control': 'no-store' } };
     },
     remove: async (req) => {
       const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
