@@ -36,11 +36,7 @@ const matches = (s: OpenStream, r: Revocation) =>
  * replica holding the stream closes it at once. The stream itself re-checks its session and
  * membership on each heartbeat (orders.ts), the bound when a message is lost (Redis down).
  */
-export async function startLiveStreams(
-  redis: Redis,
-  channel: string,
-  log: ServiceBase['log'],
-): Promise<LiveStreams> {
+export function startLiveStreams(redis: Redis, channel: string, log: ServiceBase['log']): LiveStreams {
   const streams = new Set<OpenStream>();
   const closeMatching = (r: Revocation) => {
     for (const s of [...streams]) if (matches(s, r)) s.close();
@@ -54,7 +50,10 @@ export async function startLiveStreams(
       log.warn({ err }, 'unreadable stream revocation');
     }
   });
-  await sub.subscribe(channel);
+  // not awaited: a panel starts without Redis (ioredis subscribes again at every reconnect)
+  sub
+    .subscribe(channel)
+    .catch((err) => log.warn({ err: err.message }, 'stream revocations: subscribe failed'));
 
   return {
     open(s) {

@@ -43,7 +43,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Pa
     db,
     limiter: new LoginLimiter(redis, base.names.redis),
     live,
-    streams: await startLiveStreams(redis, base.names.redis('panel:streams:revoke'), base.log),
+    streams: startLiveStreams(redis, base.names.redis('panel:streams:revoke'), base.log),
     now: () => new Date(),
   };
   base.serve(PANEL_OPS, userAdminHandlers(ctx));
