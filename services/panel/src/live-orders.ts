@@ -41,7 +41,9 @@ export interface LiveOrders {
  *   while disconnected reloads its list on reconnect);
  * - projection: @od/bus's `startEventConsumer` (durable `panel`, shared by the replicas, batches
  *   stored before they are acknowledged, poison messages set aside in `set_aside_events`) keeps
- *   `store_orders`, the list a board loads.
+ *   `store_orders`, the list the previous release's boards load (this release's board pages orders'
+ *   `cards`): kept up to date for one release so a rolling deploy's old replicas miss nothing, then
+ *   removed with its table (expand/contract).
  */
 export async function startLiveOrders(
   base: ServiceBase,

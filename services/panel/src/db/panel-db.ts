@@ -236,16 +236,6 @@ export class PanelDb {
     );
   }
 
-  /** Orders of a store touched in the last `sinceMs`, newest first. */
-  async recentOrders(merchantId: string, sinceMs: number, limit: number) {
-    const rows = await this.prisma.storeOrder.findMany({
-      where: { merchantId, updatedAt: { gte: new Date(Date.now() - sinceMs) } },
-      orderBy: { updatedAt: 'desc' },
-      take: limit,
-    });
-    return rows.map((r) => r.orderId);
-  }
-
   close(): Promise<void> {
     return this.prisma.$disconnect();
   }
