@@ -87,6 +87,25 @@ describe('panel accounts', () => {
         (await signInRequest(stack, 'ninguem@loja.test', 'errada-errada-1', from('2001:db8:77:2::1'))).status,
       ).toBe(401);
     }, 60_000);
+    it('Redis unreachable: sign-in and setup fail closed (503), never unlimited guesses', async () => {
+      const blind = await startPanel({ ...stack.config, REDIS_URL: 'redis://127.0.0.1:1' });
+      try {
+        const signIn = await fetch(`${blind.url}/panel/api/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'ninguem@loja.test', password: 'errada-errada-1' }),
+        });
+        expect(signIn.status).toBe(503);
+        const setup = await fetch(`${blind.url}/panel/api/password-setup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: 'qualquer', password: 'uma-senha-bem-longa' }),
+        });
+        expect(setup.status).toBe(503);
+      } finally {
+        await blind.stop();
+      }
+    });
   });
 
   describe('password setup', () => {
