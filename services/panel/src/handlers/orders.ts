@@ -24,7 +24,7 @@ const cardsQuery = orderCardsQuerySchema.pick({ limit: true, cursor: true });
 
 /**
  * A page of the store's order cards (orders' `cards` op: one query), or one order's card when
- * `orderId` is given (null when that order is not the store's).
+ * `orderId` is given (no card when that order is not the store's).
  */
 async function cardsOf(
   ctx: PanelContext,
