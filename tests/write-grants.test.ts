@@ -76,7 +76,12 @@ describe('write grants (catalog + auth, two gateways, HTTP only)', () => {
   beforeAll(async () => {
     const api = new OpenAPIBackend({ definition: OD_SPEC_PATH, quick: true });
     const [s, p] = await Promise.all([
-      startStack({ services: ['catalog', 'auth'], gateways: 2, env: { RATE_LIMIT_ENABLED: 'false' } }),
+      startStack({
+        services: ['catalog', 'auth'],
+        gateways: 2,
+        // each menuUpdated below reads the point of sale again at once (no per-store cooldown)
+        env: { RATE_LIMIT_ENABLED: 'false', OD_MERCHANT_FETCH_COOLDOWN: '0ms' },
+      }),
       startHttpsReceiver(),
       api.init(),
     ]);

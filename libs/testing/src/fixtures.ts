@@ -31,6 +31,17 @@ export async function freshDatabase(
     drop: async () => {
       const c = new pg.Client({ connectionString: infra.databaseUrl });
       await c.connect();
+      // a pool that was just ended may still be closing its connections (pg-pool resolves end()
+      // before every socket is gone): give them up to 2 s, so FORCE does not hit a client that no
+      // longer has an error listener (an uncaught 57P01 in the test run)
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await c.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       await c.end();
     },
