@@ -4,8 +4,8 @@
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f'];
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const W = 720;
-const H = 400;
-const M = { left: 70, right: 220, top: 40, bottom: 60 };
+const H = 460;
+const M = { left: 70, right: 220, top: 40, bottom: 130 };
 
 function frame(title: string, yLabel: string, body: string[]): string {
   return [
@@ -93,7 +93,7 @@ export function stackedBars(opts: {
       );
     });
     body.push(
-      `<text x="${x + slot * 0.35}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="10">${esc(b.label)}</text>`,
+      `<text transform="translate(${x + slot * 0.35} ${H - M.bottom + 12}) rotate(-40)" text-anchor="end" font-size="10">${esc(b.label)}</text>`,
     );
   });
   return frame(opts.title, opts.yLabel, [...body, ...legend(names)]);
