@@ -310,7 +310,7 @@ describe('token endpoint (POST /oauth/token, /v1/oauth/token)', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeTruthy();
     await expectNoStore(res);
-    expect((await res.json()).error).toBe('internal_error');
+    expect((await res.json()).error).toBe('temporarily_unavailable');
     const admin = await stack.admin('POST', `/admin/v1/credentials/${cred.clientId}/pause`);
     expect(admin.status).toBe(503);
   });

@@ -47,7 +47,7 @@ async function recovers<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutM
 function expectFast503(r: Awaited<ReturnType<typeof timed>>) {
   expect(r.status, r.body).toBe(503);
   expect(r.retryAfter).toBe('1');
-  expect(JSON.parse(r.body).error).toBe('internal_error');
+  expect(JSON.parse(r.body).error).toBe('service_unavailable');
   expect(r.ms).toBeLessThan(BUDGET_MS);
 }
 

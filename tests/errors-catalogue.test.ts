@@ -247,13 +247,13 @@ describe('500 internal_error', () => {
     }
   });
 
-  it('a service that does not answer: 503 internal_error, retryable, never a hang', async () => {
+  it('a service that does not answer: 503 service_unavailable, retryable, never a hang', async () => {
     const t = await issueTestToken(stack, { scopes: ['orders:read'] });
     const r = await stack.api('/v1/events:polling', { headers: { authorization: `Bearer ${t.token}` } });
     expect(r.status).toBe(503);
     const body = await r.json();
     expect(Object.keys(body).sort()).toEqual(['error', 'message', 'traceId']);
-    expect(body.error).toBe('internal_error');
+    expect(body.error).toBe('service_unavailable');
     expect(r.headers.get('retry-after')).toBeTruthy();
     expect(FEED_OPS.poll).toBeTruthy();
   });

@@ -252,7 +252,7 @@ describe('Redis unreachable (last: it cuts this stack off Redis)', () => {
     const keyed = await act(o.id, 'confirm', { key: randomUUID(), gw: 1 });
     expect(keyed.status).toBe(503);
     expect(keyed.headers.get('retry-after')).toBeTruthy();
-    expect((await keyed.json()).error).toBe('internal_error');
+    expect((await keyed.json()).error).toBe('service_unavailable');
     expect(await situation(o.id)).toBe('PENDING');
     const plain = await act(o.id, 'confirm', { gw: 1 });
     expect(await plain.json()).toEqual({ status: 'accepted', situation: 'ACCEPTED' });

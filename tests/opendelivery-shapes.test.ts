@@ -24,6 +24,10 @@ const build = (body: unknown) =>
     displayId: '4242',
     now: new Date('2026-11-22T12:00:00.000Z'),
   }).order;
+const APP_ID = '3f6c2a1e-8b4d-4f7a-9c2e-5d1b7a9e0c41';
+/** the orders service's Open Delivery view of a built order, rendered */
+const render = (order: ReturnType<typeof build>, lastEvent: string | null = 'CREATED') =>
+  toOdOrder({ ...order, lastEvent, salesChannel: 'DIGITAL_MENU' }, { appId: APP_ID });
 
 const INTAKES: Record<string, unknown> = {
   'sample delivery': { type: 'DELIVERY' },
@@ -75,7 +79,7 @@ describe('OPEN_DELIVERY order rendering against the official 1.4.0 schema', () =
   for (const [name, body] of Object.entries(INTAKES)) {
     it(`${name}: valid as the 200 of ordersDetails`, () => {
       const order = build(body);
-      const rendered = toOdOrder(order);
+      const rendered = render(order);
       expect(od.response('ordersDetails', 200, rendered)).toEqual([]);
       expect(JSON.stringify(rendered)).not.toContain('null');
     });
@@ -86,7 +90,7 @@ describe('OPEN_DELIVERY order rendering against the official 1.4.0 schema', () =
   });
 
   it('renames to the standard names and enumerations', () => {
-    const r = toOdOrder(build(INTAKES['full order'])) as any;
+    const r = render(build(INTAKES['full order'])) as any;
     expect(r.total.itemsPrice).toEqual({ value: 90, currency: 'BRL' });
     expect(r.total.items).toBeUndefined();
     expect(r.items[0].options[0].totalPrice).toEqual({ value: 5, currency: 'BRL' });
@@ -123,7 +127,7 @@ describe('OPEN_DELIVERY event envelopes', () => {
       envelope('CONCLUDED', byCredential),
       envelope('CANCELLED', byCredential, { reason: 'Sem entregador', code: 'OTHER_CANCELLATION_REASON' }),
     ]
-      .map(toOdEvent)
+      .map((e) => toOdEvent(e, APP_ID))
       .filter((e) => e !== null);
     expect(page.map((e) => e.eventType)).toEqual([
       'CREATED',
@@ -137,7 +141,7 @@ describe('OPEN_DELIVERY event envelopes', () => {
     expect(od.response('pollingEvents', 200, page)).toEqual([]);
     for (const e of page) expect(od.event(e)).toEqual([]);
     const confirmed = page[1] as any;
-    expect(confirmed.sourceAppId).toBeUndefined();
+    expect(confirmed.sourceAppId).toBe(APP_ID);
     expect(confirmed.metadata).toEqual({ clientId: byCredential.clientId });
   });
 
@@ -146,7 +150,7 @@ describe('OPEN_DELIVERY event envelopes', () => {
       0,
     );
     const cancelled = envelope('CANCELLED', byCredential, { reason: 'x', code: 'SOME_PLATFORM_CODE' });
-    expect(od.event(toOdEvent(cancelled)).length).toBeGreaterThan(0);
+    expect(od.event(toOdEvent(cancelled, APP_ID)).length).toBeGreaterThan(0);
   });
 });
 

@@ -40,14 +40,16 @@ export const ackBodySchema = z
   )
   .max(ACK_MAX_ENTRIES, `No máximo ${ACK_MAX_ENTRIES} eventos por chamada.`);
 
-export const ackResponseSchema = z.object({
-  acknowledged: z
-    .number()
-    .int()
-    .describe(
-      'entries this call moved to acknowledged for this credential (unknown or repeated ids count 0)',
-    ),
-});
+export const ackResponseSchema = z
+  .object({
+    acknowledged: z
+      .number()
+      .int()
+      .describe(
+        'entries this call moved to acknowledged for this credential (unknown or repeated ids count 0)',
+      ),
+  })
+  .meta({ id: 'Acknowledgment', 'x-extension': true, example: { acknowledged: 2 } });
 
 /** Admin view of one feed entry (GET /admin/v1/credentials/{clientId}/events). */
 export interface AdminFeedEntry {

@@ -57,15 +57,17 @@ export const menuCategorySchema = z.object({
   status: z.enum(MENU_STATUSES),
   itemOfferIds: z.array(z.string()),
 });
-export const menuSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  categories: z.array(menuCategorySchema),
-  items: z.array(menuItemSchema),
-  optionGroups: z.array(menuOptionGroupSchema),
-});
+export const menuSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    categories: z.array(menuCategorySchema),
+    items: z.array(menuItemSchema),
+    optionGroups: z.array(menuOptionGroupSchema),
+  })
+  .meta({ id: 'Menu', description: 'SPEC "Menu"' });
 /** `GET /v1/merchant/{merchantId}/menus` answers an array with exactly one menu. */
-export const menusSchema = z.array(menuSchema);
+export const menusSchema = z.array(menuSchema).meta({ id: 'Menus' });
 
 export type MenuPrice = z.infer<typeof menuPriceSchema>;
 export type MenuOption = z.infer<typeof menuOptionSchema>;

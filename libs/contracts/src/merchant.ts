@@ -25,19 +25,21 @@ export const merchantServiceSchema = z.object({
   status: z.enum(MERCHANT_STATUSES),
   menuId: z.string(),
 });
-export const merchantSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  document: z.string(),
-  status: z.enum(MERCHANT_STATUSES),
-  contactEmails: z.array(z.string()),
-  contactPhones: z.array(z.string()),
-  address: merchantAddressSchema,
-  services: z.array(merchantServiceSchema),
-  createdAt: z.string(),
-  lastUpdate: z.string(),
-});
+export const merchantSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    document: z.string(),
+    status: z.enum(MERCHANT_STATUSES),
+    contactEmails: z.array(z.string()),
+    contactPhones: z.array(z.string()),
+    address: merchantAddressSchema,
+    services: z.array(merchantServiceSchema),
+    createdAt: z.string(),
+    lastUpdate: z.string(),
+  })
+  .meta({ id: 'Merchant', description: 'SPEC "Merchant" (GET /v1/merchant/{merchantId})' });
 /** Admin answers: the public shape plus the internal test flag. */
 export const adminMerchantSchema = merchantSchema.extend({ test: z.boolean() });
 

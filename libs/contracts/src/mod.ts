@@ -1,6 +1,7 @@
 export * from './catalogue/mod.ts';
 export * from './credential-admin.ts';
 export * from './credentials.ts';
+export * from './error-bodies.ts';
 export * from './events.ts';
 export * from './feed.ts';
 export * from './idempotency.ts';
@@ -11,6 +12,7 @@ export * from './menu-render.ts';
 export * from './merchant.ts';
 export * from './op.ts';
 export * from './open-delivery-flows.ts';
+export * from './open-delivery-order.ts';
 export * from './ops.ts';
 export * from './order.ts';
 export * from './order-card.ts';

@@ -35,116 +35,186 @@ export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export const ORDER_TYPES = ['DELIVERY', 'TAKEOUT', 'INDOOR'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 export const ORDER_TIMINGS = ['INSTANT', 'SCHEDULED'] as const;
-
-/** `202` body of an action. */
-export interface ActionResponse {
-  status: 'accepted' | 'already_applied';
-  situation: Situation;
-}
+export const FEE_TYPES = ['DELIVERY', 'DELIVERY_FEE', 'SERVICE_FEE', 'TIP'] as const;
+export const FEE_RECEIVERS = ['MERCHANT', 'MARKETPLACE', 'LOGISTIC_SERVICES'] as const;
+export const DISCOUNT_TARGETS = ['CART', 'DELIVERY_FEE', 'ITEM'] as const;
+export const SPONSORS = ['MARKETPLACE', 'MERCHANT'] as const;
+export const DELIVERED_BY = ['MERCHANT', 'MARKETPLACE'] as const;
+export const TAKEOUT_MODES = ['DEFAULT', 'PICKUP_AREA'] as const;
+export const INDOOR_MODES = ['DEFAULT', 'PLACE', 'TAB'] as const;
+export const PAYMENT_METHODS = [
+  'CREDIT',
+  'DEBIT',
+  'MEAL_VOUCHER',
+  'FOOD_VOUCHER',
+  'DIGITAL_WALLET',
+  'PIX',
+  'CASH',
+  'CREDIT_DEBIT',
+  'COUPON',
+  'REDEEM',
+  'PREPAID_REDEEM',
+  'OTHER',
+] as const;
+/** `OFFLINE`/`PENDING` count as pending (paid on delivery); `ONLINE`/`PREPAID` as prepaid. */
+export const PAYMENT_TYPES = ['OFFLINE', 'ONLINE', 'PREPAID', 'PENDING'] as const;
 
 /** Default pt-BR reason when requestCancellation carries none. */
 export const DEFAULT_CANCELLATION_REASON = 'Pedido cancelado pelo estabelecimento.';
 export const MAX_CANCELLATION_REASON = 500;
 
 // ---------------------------------------------------------------- public Order (SPEC "Order")
+// The schemas are the contract: the types below are inferred from them, the OpenAPI document is
+// generated from them (`meta.id` names the component) and the contract tests check served bodies
+// against that document. An absent value is `null`, never omitted (SPEC Conventions).
 
-export interface Money {
-  value: number;
-  currency: 'BRL';
-}
-export interface OrderOption {
-  id: string;
-  index: number | null;
-  name: string;
-  externalCode: string;
-  quantity: number;
-  unit: string | null;
-  unitPrice: Money;
-  price: Money;
-  groupName: string | null;
-}
-export interface OrderItem {
-  id: string;
-  index: number | null;
-  name: string;
-  externalCode: string;
-  unit: string | null;
-  ean: string | null;
-  quantity: number;
-  specialInstructions: string | null;
-  unitPrice: Money;
-  optionsPrice: Money;
-  totalPrice: Money;
-  options: OrderOption[];
-}
-export interface OrderFee {
-  name: string;
-  type: string;
-  receivedBy: string;
-  price: Money;
-}
-export interface OrderDiscount {
-  amount: Money;
-  target: string;
-  targetId: string | null;
-  sponsorshipValues: { name: string; amount: Money; discountCode: string | null }[];
-}
-export interface PaymentMethod {
-  value: number;
-  currency: 'BRL';
-  method: string;
-  methodInfo: string;
-  type: string;
-  changeFor: number | null;
-  brand: string | null;
-  transaction: unknown | null;
-}
-export interface DeliveryAddress {
-  country: string;
-  state: string;
-  city: string;
-  district: string;
-  street: string;
-  number: string;
-  postalCode: string;
-  complement: string | null;
-  reference: string | null;
-  formattedAddress: string | null;
-  coordinates: { latitude: number; longitude: number };
-}
-export interface Order {
-  id: string;
-  displayId: string;
-  type: OrderType;
-  orderTiming: 'INSTANT' | 'SCHEDULED';
-  createdAt: string;
-  preparationStartDateTime: string;
-  merchant: { id: string; name: string };
-  customer: {
-    id: string;
-    name: string;
-    phone: { number: string; extension: string | null };
-    documentNumber: string | null;
-    email: string | null;
-    ordersCountOnMerchant: number | null;
-  };
-  items: OrderItem[];
-  otherFees: OrderFee[];
-  discounts: OrderDiscount[] | null;
-  total: { items: Money; otherFees: Money; discount: Money; orderAmount: Money };
-  payments: { prepaid: number; pending: number; methods: PaymentMethod[] };
-  delivery: {
-    deliveryDateTime: string | null;
-    estimatedDeliveryDateTime: string | null;
-    deliveredBy: string;
-    deliveryAddress: DeliveryAddress;
-  } | null;
-  takeout: { mode: string; takeoutDateTime: string } | null;
-  indoor: { mode: string; indoorDateTime: string; place: string | null; tab: string | null } | null;
-  schedule: { scheduledDateTimeStart: string; scheduledDateTimeEnd: string } | null;
-  extraInfo: string | null;
-  test: boolean;
-}
+const guidOut = z.string().regex(GUID_PATTERN);
+const timestamp = z.string().describe('ISO 8601, UTC, suffix Z');
+
+export const moneySchema = z
+  .object({ value: z.number(), currency: z.literal('BRL') })
+  .meta({ id: 'Money', example: { value: 42.5, currency: 'BRL' } });
+export type Money = z.infer<typeof moneySchema>;
+
+/** `202` body of an action (extension: the standard's 202 has no body). */
+export const actionResponseSchema = z
+  .object({
+    status: z
+      .enum(['accepted', 'already_applied'])
+      .describe('already_applied: the order was already in the requested state (success, not an error)'),
+    situation: z.enum(SITUATIONS).describe('the order state after the action'),
+  })
+  .meta({
+    id: 'ActionResponse',
+    'x-extension': true,
+    example: { status: 'accepted', situation: 'ACCEPTED' },
+  });
+export type ActionResponse = z.infer<typeof actionResponseSchema>;
+
+export const orderOptionSchema = z.object({
+  id: z.string(),
+  index: z.number().int().nullable(),
+  name: z.string(),
+  externalCode: z.string(),
+  quantity: z.number(),
+  unit: z.string().nullable(),
+  unitPrice: moneySchema,
+  price: moneySchema,
+  groupName: z.string().nullable(),
+});
+export const orderItemSchema = z.object({
+  id: guidOut,
+  index: z.number().int().nullable(),
+  name: z.string(),
+  externalCode: z.string(),
+  unit: z.string().nullable(),
+  ean: z.string().nullable(),
+  quantity: z.number(),
+  specialInstructions: z.string().nullable(),
+  unitPrice: moneySchema,
+  optionsPrice: moneySchema,
+  totalPrice: moneySchema,
+  options: z.array(orderOptionSchema),
+});
+export const orderFeeSchema = z.object({
+  name: z.string(),
+  type: z.enum(FEE_TYPES),
+  receivedBy: z.enum(FEE_RECEIVERS),
+  price: moneySchema,
+});
+export const orderDiscountSchema = z.object({
+  amount: moneySchema,
+  target: z.enum(DISCOUNT_TARGETS),
+  targetId: z.string().nullable(),
+  sponsorshipValues: z.array(
+    z.object({ name: z.enum(SPONSORS), amount: moneySchema, discountCode: z.string().nullable() }),
+  ),
+});
+export const paymentMethodSchema = z.object({
+  value: z.number(),
+  currency: z.literal('BRL'),
+  method: z.enum(PAYMENT_METHODS),
+  methodInfo: z.string(),
+  type: z.enum(PAYMENT_TYPES),
+  changeFor: z.number().nullable(),
+  brand: z.string().nullable(),
+  transaction: z.unknown().describe('as given by the ordering channel (free-form), or null'),
+});
+export const deliveryAddressSchema = z.object({
+  country: z.string(),
+  state: z.string(),
+  city: z.string(),
+  district: z.string(),
+  street: z.string(),
+  number: z.string(),
+  postalCode: z.string(),
+  complement: z.string().nullable(),
+  reference: z.string().nullable(),
+  formattedAddress: z.string().nullable(),
+  coordinates: z.object({ latitude: z.number(), longitude: z.number() }),
+});
+export const orderSchema = z
+  .object({
+    id: guidOut,
+    displayId: z.string(),
+    type: z.enum(ORDER_TYPES),
+    orderTiming: z.enum(ORDER_TIMINGS),
+    createdAt: timestamp,
+    preparationStartDateTime: timestamp.describe(
+      'equals createdAt for INSTANT, schedule.scheduledDateTimeStart for SCHEDULED',
+    ),
+    merchant: z.object({ id: guidOut, name: z.string() }),
+    customer: z.object({
+      id: guidOut,
+      name: z.string(),
+      phone: z.object({ number: z.string(), extension: z.string().nullable() }),
+      documentNumber: z.string().nullable(),
+      email: z.string().nullable(),
+      ordersCountOnMerchant: z.number().nullable(),
+    }),
+    items: z.array(orderItemSchema),
+    otherFees: z.array(orderFeeSchema),
+    discounts: z.array(orderDiscountSchema).nullable(),
+    total: z.object({
+      items: moneySchema,
+      otherFees: moneySchema,
+      discount: moneySchema,
+      orderAmount: moneySchema,
+    }),
+    payments: z.object({
+      prepaid: z.number(),
+      pending: z.number(),
+      methods: z.array(paymentMethodSchema),
+    }),
+    delivery: z
+      .object({
+        deliveryDateTime: timestamp.nullable(),
+        estimatedDeliveryDateTime: timestamp.nullable(),
+        deliveredBy: z.enum(DELIVERED_BY),
+        deliveryAddress: deliveryAddressSchema,
+      })
+      .nullable(),
+    takeout: z.object({ mode: z.enum(TAKEOUT_MODES), takeoutDateTime: timestamp }).nullable(),
+    indoor: z
+      .object({
+        mode: z.enum(INDOOR_MODES),
+        indoorDateTime: timestamp,
+        place: z.string().nullable(),
+        tab: z.string().nullable(),
+      })
+      .nullable(),
+    schedule: z.object({ scheduledDateTimeStart: timestamp, scheduledDateTimeEnd: timestamp }).nullable(),
+    extraInfo: z.string().nullable(),
+    test: z.boolean().describe('true for orders of a test store (extension)'),
+  })
+  .meta({ id: 'Order', description: 'SPEC "Order" (GET /v1/orders/{orderId}); absent values are null.' });
+export type Order = z.infer<typeof orderSchema>;
+export type OrderOption = z.infer<typeof orderOptionSchema>;
+export type OrderItem = z.infer<typeof orderItemSchema>;
+export type OrderFee = z.infer<typeof orderFeeSchema>;
+export type OrderDiscount = z.infer<typeof orderDiscountSchema>;
+export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
+export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 
 // ---------------------------------------------------------------- admin intake (channels)
 
@@ -244,14 +314,12 @@ export const deliveryAddressIn = z.object({
 });
 
 export const deliveryIn = z.object({
-  deliveredBy: z.enum(['MERCHANT', 'MARKETPLACE']).default('MERCHANT'),
+  deliveredBy: z.enum(DELIVERED_BY).default('MERCHANT'),
   deliveryAddress: deliveryAddressIn.optional(),
   estimatedDeliveryDateTime: isoDate.nullable().optional(),
   deliveryDateTime: isoDate.nullable().optional(),
 });
 
-export const FEE_TYPES = ['DELIVERY', 'DELIVERY_FEE', 'SERVICE_FEE', 'TIP'] as const;
-export const FEE_RECEIVERS = ['MERCHANT', 'MARKETPLACE', 'LOGISTIC_SERVICES'] as const;
 export const feeIn = z.object({
   name,
   type: z.enum(FEE_TYPES),
@@ -261,12 +329,12 @@ export const feeIn = z.object({
 
 export const discountIn = z.object({
   amount: moneyIn,
-  target: z.enum(['CART', 'DELIVERY_FEE', 'ITEM']).default('CART'),
+  target: z.enum(DISCOUNT_TARGETS).default('CART'),
   targetId: text(TEXT.id).nullable().optional(),
   sponsorshipValues: z
     .array(
       z.object({
-        name: z.enum(['MARKETPLACE', 'MERCHANT']),
+        name: z.enum(SPONSORS),
         amount: moneyIn,
         discountCode: code.nullable().optional(),
       }),
@@ -278,22 +346,6 @@ export const discountIn = z.object({
 const feesIn = z.array(feeIn).max(COUNT.orderFees);
 const discountsIn = z.array(discountIn).max(COUNT.orderDiscounts);
 
-export const PAYMENT_METHODS = [
-  'CREDIT',
-  'DEBIT',
-  'MEAL_VOUCHER',
-  'FOOD_VOUCHER',
-  'DIGITAL_WALLET',
-  'PIX',
-  'CASH',
-  'CREDIT_DEBIT',
-  'COUPON',
-  'REDEEM',
-  'PREPAID_REDEEM',
-  'OTHER',
-] as const;
-/** `OFFLINE`/`PENDING` count as pending (paid on delivery); `ONLINE`/`PREPAID` as prepaid. */
-export const PAYMENT_TYPES = ['OFFLINE', 'ONLINE', 'PREPAID', 'PENDING'] as const;
 export const paymentMethodIn = z.object({
   value: amount,
   currency: z.literal('BRL').optional(),
@@ -322,11 +374,11 @@ export const scheduleIn = z.object({
   scheduledDateTimeEnd: isoDate.optional(),
 });
 export const takeoutIn = z.object({
-  mode: z.enum(['DEFAULT', 'PICKUP_AREA']).default('DEFAULT'),
+  mode: z.enum(TAKEOUT_MODES).default('DEFAULT'),
   takeoutDateTime: isoDate.optional(),
 });
 export const indoorIn = z.object({
-  mode: z.enum(['DEFAULT', 'PLACE', 'TAB']).default('DEFAULT'),
+  mode: z.enum(INDOOR_MODES).default('DEFAULT'),
   indoorDateTime: isoDate.optional(),
   place: text(TEXT.name).nullable().optional(),
   tab: text(TEXT.name).nullable().optional(),

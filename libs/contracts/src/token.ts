@@ -36,15 +36,28 @@ export const tokenRequestSchema = z.object({
 });
 
 /** SPEC "Token response": every value twice, snake_case and camelCase. */
-export const tokenResponseSchema = z.object({
-  access_token: z.string(),
-  accessToken: z.string(),
-  token_type: z.literal('bearer'),
-  tokenType: z.literal('bearer'),
-  expires_in: z.number().int(),
-  expiresIn: z.number().int(),
-  scope: z.string(),
-});
+export const tokenResponseSchema = z
+  .object({
+    access_token: z.string(),
+    accessToken: z.string(),
+    token_type: z.literal('bearer'),
+    tokenType: z.literal('bearer'),
+    expires_in: z.number().int(),
+    expiresIn: z.number().int(),
+    scope: z.string(),
+  })
+  .meta({
+    id: 'TokenResponse',
+    example: {
+      access_token: 'eyJhbGciOiJIUzI1NiJ9.e30.x',
+      accessToken: 'eyJhbGciOiJIUzI1NiJ9.e30.x',
+      token_type: 'bearer',
+      tokenType: 'bearer',
+      expires_in: 3600,
+      expiresIn: 3600,
+      scope: 'orders:read orders:write',
+    },
+  });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 export const tokenErrorSchema = z.object({

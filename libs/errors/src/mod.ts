@@ -61,6 +61,11 @@ export const errors = {
       'Muitas requisições de token em andamento. Tente novamente em 1 segundo.',
       { 'Retry-After': '1' },
     ),
+  /** the token endpoint's service is out of reach: RFC 6749's code, retryable */
+  tokenUnavailable: () =>
+    oauth(503, 'temporarily_unavailable', 'Serviço temporariamente indisponível. Tente novamente.', {
+      'Retry-After': '1',
+    }),
   tokenBodyTooLarge: () => oauth(413, 'invalid_request', 'O corpo da requisição excede 4096 bytes.'),
   tokenUnsupportedMediaType: () =>
     oauth(
@@ -164,11 +169,14 @@ export const errors = {
     status: 500,
     body: { error: 'internal_error', message: 'Erro interno. Tente novamente.', traceId },
   }),
-  /** A dependency (Redis, a service) is unreachable: retryable. */
+  /**
+   * A dependency is briefly out of reach (a service, Redis for a keyed action, the gateway's
+   * credential view): nothing was executed; the client retries after `Retry-After` (seconds).
+   */
   unavailable: (traceId: string): HttpError => ({
     status: 503,
     body: {
-      error: 'internal_error',
+      error: 'service_unavailable',
       message: 'Serviço temporariamente indisponível. Tente novamente.',
       traceId,
     },

@@ -1,20 +1,7 @@
-import type { EventEnvelope } from '@od/contracts';
+import { type EventEnvelope, OD_EVENT_TYPE_VALUES, type OdEvent } from '@od/contracts';
 
 /** The event types of Open Delivery 1.4.0 (components/schemas/Event.eventType). */
-export const OD_EVENT_TYPES = [
-  'CREATED',
-  'CONFIRMED',
-  'DISPATCHED',
-  'READY_FOR_PICKUP',
-  'PICKUP_AREA_ASSIGNED',
-  'DELIVERED',
-  'CONCLUDED',
-  'CANCELLATION_REQUESTED',
-  'CANCELLATION_REQUEST_DENIED',
-  'CANCELLED',
-  'ORDER_CANCELLATION_REQUEST',
-  'CANCELLED_DENIED',
-] as const;
+export const OD_EVENT_TYPES = OD_EVENT_TYPE_VALUES;
 export type OdEventType = (typeof OD_EVENT_TYPES)[number];
 const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
 
@@ -44,19 +31,20 @@ const METADATA_REQUIRED = new Set<string>([
 
 /**
  * The standard envelope of a platform event, or null when the standard has no such event.
- * `sourceAppId` is a GUID in the standard while the platform's is a client id, so the acting
- * client id travels as `metadata.clientId` (the standard's field for "the client system that
- * generated the action") and `sourceAppId` is left out.
+ * `sourceAppId` is the ordering application's AppId (`appId`, OD_APP_ID: the standard's meaning);
+ * the platform's own `sourceAppId` (the acting credential's client id) travels as
+ * `metadata.clientId`, the standard's field for "the client system that generated the action".
  */
-export function toOdEvent(e: EventEnvelope): Record<string, unknown> | null {
+export function toOdEvent(e: EventEnvelope, appId: string): OdEvent | null {
   const eventType = odEventType(e.eventType);
   if (!eventType) return null;
-  const out: Record<string, unknown> = {
+  const out: OdEvent = {
     eventId: e.eventId,
     eventType,
     orderId: e.orderId,
     orderURL: e.orderURL,
     createdAt: e.createdAt,
+    sourceAppId: appId,
   };
   const metadata: Record<string, unknown> = {};
   if (METADATA_REQUIRED.has(eventType) && e.metadata) {

@@ -14,4 +14,11 @@ export {
   odMerchantIdSchema,
   readMerchantDocument,
 } from './merchant.ts';
-export { type OdOrder, omitNulls, toOdOrder } from './order.ts';
+export {
+  OD_ID_NAMESPACE,
+  type OdOrder,
+  type OdRenderContext,
+  omitNulls,
+  stableUuid,
+  toOdOrder,
+} from './order.ts';

@@ -1,4 +1,6 @@
-import type { Money, Order } from '@od/contracts';
+import { isGuid, type Money, type OdOrder, type OdOrderView, type Order } from '@od/contracts';
+import { v5 as uuidv5 } from 'uuid';
+import { odEventType } from './events.ts';
 
 /**
  * The Open Delivery 1.4.0 `Order` (components/schemas/Order of the official document) built from
@@ -14,14 +16,31 @@ import type { Money, Order } from '@od/contracts';
  *   preparation start, `ordersCountOnMerchant` 0 when unknown);
  * - `sendDelivered` tells the point of sale to call `delivered` on orders the merchant delivers;
  *   `sendTracking` is false (the platform does not wait for tracking calls).
+ * - every id the standard types as uuid is one: an option's menu id (any text) becomes a UUIDv5 of
+ *   the store and that id, so the same option always has the same id (`stableUuid`);
+ * - `sourceAppId` is this ordering application's id (OD_APP_ID), `lastEvent` the order's last
+ *   standard event, `salesChannel` its ordering channel (the `view` the orders service answers).
  * SPEC-only fields the standard does not know (`test`) are left out.
  */
-export interface OdOrder {
-  [key: string]: unknown;
+export type { OdOrder };
+
+/** Namespace of the UUIDv5 ids the renderer derives (a fixed random UUID: never change it). */
+export const OD_ID_NAMESPACE = '9a4c1f36-2b7e-4d5a-8e19-6c3f0b7d2a54';
+
+/** `id` itself when it is a GUID; otherwise a UUIDv5 of the store and `id`, stable across calls. */
+export function stableUuid(merchantId: string, id: string): string {
+  return isGuid(id) ? id : uuidv5(`${merchantId.toLowerCase()}:${id}`, OD_ID_NAMESPACE);
 }
 
-const FEE_TYPE: Record<string, string> = { DELIVERY: 'DELIVERY_FEE' };
-const PAYMENT_TYPE: Record<string, string> = { OFFLINE: 'PENDING', ONLINE: 'PREPAID' };
+export interface OdRenderContext {
+  /** this ordering application's Open Delivery AppId (OD_APP_ID) */
+  appId: string;
+}
+
+type OdFeeType = OdOrder['otherFees'][number]['type'];
+type OdPaymentType = OdOrder['payments']['methods'][number]['type'];
+const FEE_TYPE: Record<string, OdFeeType> = { DELIVERY: 'DELIVERY_FEE' };
+const PAYMENT_TYPE: Record<string, OdPaymentType> = { OFFLINE: 'PENDING', ONLINE: 'PREPAID' };
 const CARD_BRANDS = new Set([
   'VISA',
   'MASTERCARD',
@@ -51,12 +70,22 @@ const CARD_BRANDS = new Set([
 const BRANDED_METHODS = new Set(['CREDIT', 'DEBIT', 'CREDIT_DEBIT', 'MEAL_VOUCHER', 'FOOD_VOUCHER']);
 
 /** Copies `obj` without the keys whose value is null or undefined. */
-export function omitNulls<T extends Record<string, unknown>>(obj: T): Partial<T> {
+export function omitNulls<T extends Record<string, unknown>>(obj: T): NoNulls<T> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) if (v !== null && v !== undefined) out[k] = v;
-  return out as Partial<T>;
+  return out as NoNulls<T>;
 }
+/** `T` with its nullable keys made optional and non-null. */
+type NoNulls<T> = {
+  [K in keyof T as null extends T[K] ? never : undefined extends T[K] ? never : K]: T[K];
+} & {
+  [K in keyof T as null extends T[K] ? K : undefined extends T[K] ? K : never]?: Exclude<
+    T[K],
+    null | undefined
+  >;
+};
 
+type OdItem = OdOrder['items'][number];
 const money = (m: Money) => ({ value: m.value, currency: m.currency });
 
 function formattedAddress(a: NonNullable<Order['delivery']>['deliveryAddress']): string {
@@ -65,25 +94,35 @@ function formattedAddress(a: NonNullable<Order['delivery']>['deliveryAddress']):
   return [street, rest].filter(Boolean).join(', ');
 }
 
-export function toOdOrder(o: Order): OdOrder {
+export function toOdOrder(o: OdOrderView, ctx: OdRenderContext): OdOrder {
+  const lastEvent = o.lastEvent ? odEventType(o.lastEvent) : null;
   const out: OdOrder = {
     id: o.id,
     type: o.type,
     displayId: o.displayId,
+    sourceAppId: ctx.appId,
+    salesChannel: o.salesChannel,
     createdAt: o.createdAt,
+    ...(lastEvent ? { lastEvent } : {}),
     orderTiming: o.orderTiming,
     preparationStartDateTime: o.preparationStartDateTime,
     merchant: { id: o.merchant.id, name: o.merchant.name },
     items: o.items.map((it) => ({
-      ...omitNulls({ id: it.id, index: it.index, name: it.name, externalCode: it.externalCode }),
-      unit: it.unit ?? 'UN',
+      id: it.id,
+      ...omitNulls({ index: it.index }),
+      name: it.name,
+      externalCode: it.externalCode,
+      unit: (it.unit ?? 'UN') as OdItem['unit'],
       ...omitNulls({ ean: it.ean, specialInstructions: it.specialInstructions }),
       quantity: it.quantity,
       unitPrice: money(it.unitPrice),
       optionsPrice: money(it.optionsPrice),
       totalPrice: money(it.totalPrice),
       options: it.options.map((op) => ({
-        ...omitNulls({ id: op.id, index: op.index, name: op.name, externalCode: op.externalCode }),
+        id: stableUuid(o.merchant.id, op.id),
+        ...omitNulls({ index: op.index }),
+        name: op.name,
+        externalCode: op.externalCode,
         unit: op.unit ?? 'UN',
         quantity: op.quantity,
         unitPrice: money(op.unitPrice),
@@ -92,7 +131,7 @@ export function toOdOrder(o: Order): OdOrder {
     })),
     otherFees: o.otherFees.map((f) => ({
       name: f.name,
-      type: FEE_TYPE[f.type] ?? f.type,
+      type: FEE_TYPE[f.type] ?? (f.type as OdFeeType),
       receivedBy: f.receivedBy,
       price: money(f.price),
     })),
@@ -108,7 +147,7 @@ export function toOdOrder(o: Order): OdOrder {
       methods: o.payments.methods.map((m) => ({
         value: m.value,
         currency: m.currency,
-        type: PAYMENT_TYPE[m.type] ?? m.type,
+        type: PAYMENT_TYPE[m.type] ?? (m.type as OdPaymentType),
         method: m.method,
         ...omitNulls({
           brand: m.brand && BRANDED_METHODS.has(m.method) && CARD_BRANDS.has(m.brand) ? m.brand : null,
@@ -124,6 +163,8 @@ export function toOdOrder(o: Order): OdOrder {
       ...omitNulls({ documentNumber: o.customer.documentNumber, email: o.customer.email }),
       ordersCountOnMerchant: o.customer.ordersCountOnMerchant ?? 0,
     },
+    sendDelivered: o.type === 'DELIVERY' && o.delivery?.deliveredBy === 'MERCHANT',
+    sendTracking: false,
   };
   if (o.discounts?.length)
     out.discounts = o.discounts.map((d) => ({
@@ -158,8 +199,6 @@ export function toOdOrder(o: Order): OdOrder {
       place: o.indoor.place,
       tab: o.indoor.tab,
     });
-  out.sendDelivered = o.type === 'DELIVERY' && o.delivery?.deliveredBy === 'MERCHANT';
-  out.sendTracking = false;
   if (o.extraInfo) out.extraInfo = o.extraInfo;
   return out;
 }

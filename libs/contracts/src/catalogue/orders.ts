@@ -6,6 +6,8 @@ import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const order = z.object({ orderId: z.string() });
+/** what GET order answers: the SPEC document, or the facts the Open Delivery Order needs too */
+export const ORDER_VIEWS = ['open-delivery'] as const;
 /** the admin order view's history cursor (an entry id) */
 const HISTORY_CURSOR = /^\d{1,18}$/;
 export const adminOrderQuerySchema = z
@@ -31,7 +33,14 @@ const adminBody = z.unknown();
  * - adminCancellationRequest ({ by, reason? }) and adminCancellationDecision (accept | deny) -> 202
  */
 export const ORDER_OPS = defineOps('orders', {
-  get: { name: 'get', callers: ['credential'], scope: 'orders:read', params: order },
+  /** query `view: open-delivery`: the document plus `lastEvent` and `salesChannel` (OdOrderView) */
+  get: {
+    name: 'get',
+    callers: ['credential'],
+    scope: 'orders:read',
+    params: order,
+    query: z.object({ view: z.enum(ORDER_VIEWS).optional() }).optional(),
+  },
   action: {
     name: 'action',
     callers: ['credential'],

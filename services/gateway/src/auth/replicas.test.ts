@@ -105,7 +105,7 @@ describe('gateway replicas: registry barrier and stale credential views', () => 
     const r = await merchant(extra);
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('1');
-    expect(await r.json()).toMatchObject({ error: 'internal_error', traceId: expect.any(String) });
+    expect(await r.json()).toMatchObject({ error: 'service_unavailable', traceId: expect.any(String) });
     expect((await merchant(stack.gateways[1])).status).toBe(200);
   });
 });

@@ -15,7 +15,9 @@ import type { GatewayContext } from '../context.ts';
  * `apiProfile: OPEN_DELIVERY` is served the official 1.4.0 contract, built from the same service
  * replies every SPEC client gets (one read model, one set of rules). One `onSend` hook rewrites,
  * for those callers only:
- * - GET order -> the standard Order; an action's 202 -> empty body (the standard's `Accepted`);
+ * - GET order -> the standard Order (the route asks orders for its Open Delivery view: lastEvent,
+ *   salesChannel); an action's and the acknowledgment's 202 -> empty body (the standard's
+ *   `Accepted`); `sourceAppId` of orders and events is this ordering application's id (OD_APP_ID);
  * - polling -> standard envelopes; events the standard has no type for, and types left out by the
  *   `eventType` filter, are acknowledged for the caller and omitted (the standard's rule);
  *   `x-polling-merchants` without the credential's store -> empty page;
@@ -35,7 +37,7 @@ export function installOpenDeliveryProfile(
 ): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!isOpenDeliveryCaller(ctx, request)) return payload;
-    return renderForOpenDelivery(request, reply, payload, ack);
+    return renderForOpenDelivery(request, reply, payload, ack, ctx.config.OD_APP_ID);
   });
 }
 
@@ -45,8 +47,11 @@ export function isOpenDeliveryCaller(ctx: GatewayContext, request: FastifyReques
   return !!clientId && ctx.credentials.get(clientId)?.apiProfile === 'OPEN_DELIVERY';
 }
 
-/** Routes whose 202 is the standard's `Accepted` (no body). */
-const ACTION_ROUTE = new Set([...ORDER_ACTIONS, 'tracking'].map((a) => `/v1/orders/:orderId/${a}`));
+/** Routes whose 202 is the standard's `Accepted` (no body): the actions and the acknowledgment. */
+const ACCEPTED_ROUTES = new Set([
+  ...[...ORDER_ACTIONS, 'tracking'].map((a) => `/v1/orders/:orderId/${a}`),
+  '/v1/events/acknowledgment',
+]);
 const POLLING_ROUTES = new Set(['/v1/events::polling', '/v1/events/::polling']);
 const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
 
@@ -55,6 +60,7 @@ async function renderForOpenDelivery(
   reply: FastifyReply,
   payload: unknown,
   ack: (request: FastifyRequest, ids: string[]) => Promise<void>,
+  appId: string,
 ): Promise<unknown> {
   const text = payloadText(payload);
   if (reply.statusCode >= 400) {
@@ -63,9 +69,9 @@ async function renderForOpenDelivery(
   }
   const route = request.routeOptions.url ?? '';
   if (request.method === 'GET' && route === '/v1/orders/:orderId' && text) {
-    return JSON.stringify(toOdOrder(JSON.parse(text)));
+    return JSON.stringify(toOdOrder(JSON.parse(text), { appId }));
   }
-  if (request.method === 'POST' && reply.statusCode === 202 && ACTION_ROUTE.has(route)) {
+  if (request.method === 'POST' && reply.statusCode === 202 && ACCEPTED_ROUTES.has(route)) {
     reply.removeHeader('content-type');
     return '';
   }
@@ -80,7 +86,7 @@ async function renderForOpenDelivery(
     const out: Record<string, unknown>[] = [];
     const omitted: string[] = [];
     for (const e of page) {
-      const od = toOdEvent(e);
+      const od = toOdEvent(e, appId);
       if (od && (!filter.types || filter.types.has(od.eventType as OdEventType))) out.push(od);
       else omitted.push(e.eventId);
     }

@@ -77,7 +77,11 @@ export const orderRoutes: RouteModule = (app, ctx) => {
       onRequest: bearer(ctx, 'orders:read'),
     },
     (request, reply) =>
-      forward(ctx, request, reply, ORDER_OPS.get, { params: { orderId: request.params.orderId } }),
+      forward(ctx, request, reply, ORDER_OPS.get, {
+        params: { orderId: request.params.orderId },
+        // the profile hook renders the standard Order from this view
+        ...(isOpenDeliveryCaller(ctx, request) ? { query: { view: 'open-delivery' as const } } : {}),
+      }),
   );
   // actions accept any (or no) body: requestCancellation parses its optional JSON itself
   app.register(async (sub) => {

@@ -59,7 +59,7 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
       const r = await rpcCall(ctx, request, TOKEN_ISSUE_OP, {
         body: { clientId: parsed.clientId, clientSecret: parsed.clientSecret },
       });
-      if (!r) return sendError(reply, errors.unavailable(request.id));
+      if (!r) return sendError(reply, errors.tokenUnavailable());
       if (r.status === 401) {
         // only wrong secrets of existing credentials count (SPEC Limits): an unknown client id, or a
         // paused/revoked credential presenting its correct secret, is refused without counting; a

@@ -59,6 +59,31 @@ export async function beginAndLock(c: PoolClient, s: OrderScope): Promise<Locked
 }
 
 /**
+ * The document of an order a credential sees plus `lastEvent` (type of its last history entry
+ * whose event type is one of `eventTypes`, null when none) and `salesChannel` (its channel), as
+ * text: what an Open Delivery Order is rendered from. `undefined` when not visible.
+ */
+export async function openDeliveryView(
+  pool: Pool,
+  orderId: unknown,
+  merchantId: unknown,
+  eventTypes: string[],
+): Promise<string | undefined> {
+  if (!isGuid(orderId) || !isGuid(merchantId)) return undefined;
+  const { rows } = await pool.query<{ v: string }>({
+    name: 'orders.get.open-delivery',
+    text: `SELECT (o.document::jsonb || jsonb_build_object(
+               'salesChannel', o.channel,
+               'lastEvent', (SELECT h.event_type FROM order_history h
+                              WHERE h.order_id = o.id AND h.event_type = ANY($3::text[])
+                              ORDER BY h.id DESC LIMIT 1)))::text AS v
+           FROM orders o WHERE o.id = $1 AND o.merchant_id = $2 AND o.situation <> 'PENDING_PAYMENT'`,
+    values: [orderId, merchantId, eventTypes],
+  });
+  return rows[0]?.v;
+}
+
+/**
  * One column (as text) of an order a credential sees: its own store's, and paid (an unpaid order
  * does not exist for integrators). `undefined` for anything else, malformed ids included (404).
  * One prepared statement per column (`name`): GET /v1/orders/{id} is the hot path.

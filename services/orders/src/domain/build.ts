@@ -395,7 +395,7 @@ export function buildOrder(
   if (input.type !== 'INDOOR' && input.indoor) throw bad('indoor só é aceito em pedidos INDOOR.', 'indoor');
   const readyAt = schedule?.scheduledDateTimeStart ?? plusMin(createdAt, 20);
   const items = input.items ? input.items.map((it, i) => buildItem(snapshot, it, i)) : sampleItems(snapshot);
-  const fees =
+  const fees: OrderFee[] =
     input.otherFees !== undefined
       ? buildFees(input.otherFees)
       : input.type === 'DELIVERY'

@@ -42,13 +42,15 @@ describe('Open Delivery newEvent push', () => {
     expect(headers['x-app-signature']).not.toBe(odSignature('outro-segredo', body));
     expect(headers['x-app-id']).toBe(base.appId);
     expect(headers['x-app-merchantid']).toBe(base.merchantId);
-    // the standard's event: CONFIRMED carries metadata, the client id travels as metadata.clientId
+    // the standard's event: CONFIRMED carries metadata, the client id travels as metadata.clientId,
+    // sourceAppId is this ordering application's AppId
     expect(JSON.parse(body)).toEqual({
       eventId: 'b1c1a9f8-3a57-4a53-8f0c-8d0f3c2f6a11',
       eventType: 'CONFIRMED',
       orderId: 'a4e0d0c6-2a4c-4bd7-9a0e-3f35b8c1d2e3',
       orderURL: 'https://api.example/v1/orders/a4e0d0c6-2a4c-4bd7-9a0e-3f35b8c1d2e3',
       createdAt: '2026-11-23T22:00:00.000Z',
+      sourceAppId: base.appId,
       metadata: { clientId: 'odc_0123456789abcdef01234567' },
     });
   });

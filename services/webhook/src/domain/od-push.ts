@@ -43,7 +43,7 @@ export function odPush(o: {
   appId: string;
   merchantId: string;
 }): OdPush | null {
-  const event = toOdEvent(JSON.parse(o.envelopeText) as EventEnvelope);
+  const event = toOdEvent(JSON.parse(o.envelopeText) as EventEnvelope, o.appId);
   if (!event) return null;
   const body = JSON.stringify(event);
   return {
