@@ -59,8 +59,3 @@ export const tokenResponseSchema = z
     },
   });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
-
-export const tokenErrorSchema = z.object({
-  error: z.string(),
-  error_description: z.string().optional(),
-});

@@ -1,6 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ACK_MAX_ENTRIES, BYTES, COUNT, MAX_CANCELLATION_REASON, TEXT } from '@od/contracts';
+import {
+  ACK_MAX_ENTRIES,
+  BYTES,
+  businessErrorSchema,
+  COUNT,
+  internalErrorSchema,
+  MAX_CANCELLATION_REASON,
+  ORDER_ACTIONS,
+  oauthErrorSchema,
+  problemDetailsSchema,
+  serviceUnavailableSchema,
+  TEXT,
+  validationProblemSchema,
+} from '@od/contracts';
+import { errors } from '@od/errors';
 import { describe, expect, it } from 'vitest';
 import { openApiFiles, SPEC_REVISION_DATE } from './openapi.ts';
 
@@ -36,5 +50,66 @@ describe('OpenAPI documents', () => {
     for (const n of [COUNT.orderItems, COUNT.itemOptions, COUNT.menuItems, COUNT.menuOptionGroups])
       expect(admin).toContain(`"maxItems":${n}`);
     expect(JSON.stringify(pub.paths)).toContain(String(BYTES.publicBody / 1024));
+  });
+
+  it('documents every public answer: Order, 202 actions, 503 and 429 with Retry-After, 401 with WWW-Authenticate', () => {
+    const pub = doc('openapi.json');
+    const ops = Object.entries(pub.paths).flatMap(([path, item]: [string, any]) =>
+      Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
+    );
+    const res = (path: string, method: string, status: number) =>
+      pub.paths[path][method].responses[String(status)];
+    const schemaRef = (r: any) => r.content['application/json'].schema.$ref;
+    expect(schemaRef(res('/v1/orders/{orderId}', 'get', 200))).toBe('#/components/schemas/Order');
+    expect(pub.components.schemas.Order.required).toEqual(
+      expect.arrayContaining(['id', 'items', 'total', 'test']),
+    );
+    for (const a of ORDER_ACTIONS) {
+      const path = `/v1/orders/{orderId}/${a}`;
+      expect(schemaRef(res(path, 'post', 202))).toBe('#/components/schemas/ActionResponse');
+      expect(res(path, 'post', 200)).toBeUndefined();
+      for (const s of [400, 401, 403, 404, 409, 422, 429, 500, 503])
+        expect(res(path, 'post', s), `${a} ${s}`).toBeDefined();
+      expect(pub.paths[path].post.parameters.map((p: any) => p.name)).toContain('Idempotency-Key');
+    }
+    for (const { path, method, op } of ops) {
+      if (!op.security?.length) continue;
+      for (const s of ['429', '503'])
+        expect(op.responses[s].headers['Retry-After'], `${method} ${path} ${s}`).toBeDefined();
+      expect(op.responses['401'].headers['WWW-Authenticate']).toBeDefined();
+    }
+    expect(res('/oauth/token', 'post', 503).headers['Retry-After']).toBeDefined();
+    expect(JSON.stringify(pub.components.schemas.ServiceUnavailable)).toContain('service_unavailable');
+    expect(schemaRef(res('/v1/events/acknowledgment', 'post', 202))).toBe(
+      '#/components/schemas/Acknowledgment',
+    );
+  });
+
+  it('marks the extensions: operations and schemas carry x-extension', () => {
+    const pub = doc('openapi.json');
+    expect(pub.paths['/v1/orders/{orderId}/startPreparation'].post['x-extension']).toBe(true);
+    expect(pub.paths['/v1/orders/{orderId}/pickedUp'].post['x-extension']).toBe(true);
+    expect(pub.paths['/v1/orders/{orderId}/confirm'].post['x-extension']).toBeUndefined();
+    expect(pub.paths['/v1/events/:polling'].get['x-extension']).toBe(true);
+    expect(pub.components.schemas.ActionResponse['x-extension']).toBe(true);
+    expect(pub.info.description).toContain('x-extension');
+  });
+
+  it('the error catalogue builds bodies the documented schemas accept', () => {
+    const cases: [unknown, { safeParse(x: unknown): { success: boolean } }][] = [
+      [errors.orderNotFound().body, businessErrorSchema],
+      [errors.invalidTransition('DONE', 'confirm').body, businessErrorSchema],
+      [errors.rateLimited().body, businessErrorSchema],
+      [errors.notFound('t').body, problemDetailsSchema],
+      [errors.validation({ limit: ['x'] }, 't').body, validationProblemSchema],
+      [errors.invalidClient().body, oauthErrorSchema],
+      [errors.tokenUnavailable().body, oauthErrorSchema],
+      [errors.internal('t').body, internalErrorSchema],
+      [errors.unavailable('t').body, serviceUnavailableSchema],
+    ];
+    for (const [body, schema] of cases)
+      expect(schema.safeParse(body).success, JSON.stringify(body)).toBe(true);
+    expect(errors.unavailable('t').headers?.['Retry-After']).toBe('1');
+    expect(errors.tokenUnavailable().headers?.['Retry-After']).toBe('1');
   });
 });

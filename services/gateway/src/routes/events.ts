@@ -14,17 +14,7 @@ import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
 import type { RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
-
-const validationProblem = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.literal(400),
-    errors: z.record(z.string(), z.array(z.string())).describe('messages by field, e.g. "limit" or "[0].id"'),
-    traceId: z.string(),
-  })
-  .describe('ValidationProblemDetails');
-const businessError = z.object({ error: z.string(), message: z.string() });
+import { json, responses } from '../http/responses.ts';
 
 /**
  * Public routes served by the feed service (SPEC Events: polling and acknowledgment).
@@ -46,10 +36,13 @@ export const eventRoutes: RouteModule = (app, ctx) => {
       'Unacknowledged events come back on every call (at-least-once): deduplicate by eventId. ' +
       'An empty array means no pending events (never 204). A page holds at most `limit` events and ' +
       `at most ${POLL_PAGE_MAX_BYTES / 1024} KiB of JSON: a page may stop early, poll again for the rest.`,
-    ...(deprecated ? { deprecated: true } : {}),
+    ...(deprecated ? { deprecated: true, 'x-extension': true } : {}),
     security: [{ bearer: [] }],
     querystring: pollQuerySchema,
-    response: { 200: z.array(eventEnvelopeSchema), 400: validationProblem, 403: businessError },
+    response: {
+      200: json('Pending events, oldest first; [] when none', z.array(eventEnvelopeSchema)),
+      400: responses.validation,
+    },
   });
   // ':' starts a path parameter in fastify's router; '::' is a literal colon.
   app.get('/v1/events::polling', { schema: pollSchema(false), onRequest: bearer(ctx, 'orders:read') }, poll);
@@ -67,7 +60,10 @@ export const eventRoutes: RouteModule = (app, ctx) => {
           `${BYTES.publicBody / 1024} KiB.`,
         security: [{ bearer: [] }],
         body: ackBodySchema,
-        response: { 202: ackResponseSchema, 400: validationProblem, 403: businessError },
+        response: {
+          202: json('Accepted: how many entries this call acknowledged', ackResponseSchema),
+          400: responses.validation,
+        },
       },
       onRequest: bearer(ctx, 'orders:read'),
     },

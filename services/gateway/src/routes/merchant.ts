@@ -6,10 +6,9 @@ import { bearer } from '../auth/bearer.ts';
 import type { RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
+import { json, responses } from '../http/responses.ts';
 
 const params = z.object({ merchantId: z.string().regex(GUID_PATTERN) });
-const problem = z.object({ type: z.string(), title: z.string(), status: z.number(), traceId: z.string() });
-const businessError = z.object({ error: z.string(), message: z.string() });
 
 /**
  * Public routes served by the catalog service (SPEC Merchant and Menu). The path's merchantId must
@@ -31,14 +30,14 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
       url: '/v1/merchant/:merchantId',
       summary: 'Store of the credential (scope merchant:read)',
       scope: 'merchant:read',
-      ok: merchantSchema,
+      ok: json('The store', merchantSchema),
       op: CATALOG_OPS.getMerchant,
     },
     {
       url: '/v1/merchant/:merchantId/menus',
       summary: 'Menu of the store: an array holding its single menu (scope catalog:read)',
       scope: 'catalog:read',
-      ok: menusSchema,
+      ok: json('An array holding the store’s single menu', menusSchema),
       op: CATALOG_OPS.getMenus,
     },
   ] as const;
@@ -51,7 +50,7 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
           summary: r.summary,
           security: [{ bearer: [] }],
           params,
-          response: { 200: r.ok, 403: businessError, 404: problem },
+          response: { 200: r.ok, 404: responses.notFound },
         },
         onRequest: bearer(ctx, r.scope),
       },

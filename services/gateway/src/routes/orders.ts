@@ -1,4 +1,5 @@
 import {
+  actionResponseSchema,
   CONTROL_CHARACTER_MESSAGE,
   cancellationBodySchema,
   GUID_PATTERN,
@@ -6,6 +7,7 @@ import {
   ORDER_ACTIONS,
   ORDER_OPS,
   type OrderAction,
+  orderSchema,
 } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, type HttpError } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,11 +17,14 @@ import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { findControlCharacter } from '../http/control-chars.ts';
 import { sendError } from '../http/errors.ts';
+import { json, responses } from '../http/responses.ts';
 import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
 import { odCancellationStep } from './od-flows.ts';
 import { bodyText, idempotentCall, rawBodyRoutes, rawBodyValidator } from './order-calls.ts';
 
 const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
+/** actions SPEC adds to the standard's */
+const EXTENSION_ACTIONS = new Set<OrderAction>(['startPreparation', 'pickedUp']);
 
 /**
  * The limits of a cancellation body, checked before the order is touched: `reason` over 500
@@ -73,7 +78,13 @@ export const orderRoutes: RouteModule = (app, ctx) => {
   app.get(
     '/v1/orders/:orderId',
     {
-      schema: { params, tags: ['orders'], summary: 'Get an order', security: [{ bearer: [] }] },
+      schema: {
+        params,
+        tags: ['orders'],
+        summary: 'Get an order (scope orders:read)',
+        security: [{ bearer: [] }],
+        response: { 200: json('The order', orderSchema), 404: responses.orderNotFound },
+      },
       onRequest: bearer(ctx, 'orders:read'),
     },
     (request, reply) =>
@@ -99,6 +110,17 @@ export const orderRoutes: RouteModule = (app, ctx) => {
                 ? `Optional JSON body { reason?: string (max ${MAX_CANCELLATION_REASON}; longer answers 400 invalid_cancellation_reason), code?: string (max 100, ignored) }, no control characters. Immediate cancellation. Body max 64 KiB.`
                 : 'No body (any body is ignored; max 64 KiB). Optional Idempotency-Key header (max 128 characters).',
             security: [{ bearer: [] }],
+            ...(EXTENSION_ACTIONS.has(name) ? { 'x-extension': true } : {}),
+            response: {
+              202: json(
+                'Accepted: the order’s situation after the action (`already_applied` is success)',
+                actionResponseSchema,
+              ),
+              400: responses.badRequest,
+              404: responses.orderNotFound,
+              409: responses.conflict,
+              422: responses.invalidTransition,
+            },
             // documents the cancellation body; it is read and checked by `action` (raw text body)
             ...(name === 'requestCancellation' ? { body: cancellationBodySchema.optional() } : {}),
           },

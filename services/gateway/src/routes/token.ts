@@ -1,8 +1,8 @@
 import {
+  oauthErrorSchema,
   TOKEN_BODY_LIMIT,
   TOKEN_ISSUE_OP,
   TOKEN_REFUSAL_HEADER,
-  tokenErrorSchema,
   tokenRequestSchema,
   tokenResponseSchema,
 } from '@od/contracts';
@@ -12,6 +12,7 @@ import { parseForm, parseJson, readTokenRequest } from '../auth/token-request.ts
 import type { RouteModule } from '../context.ts';
 import { rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
+import { json } from '../http/responses.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -93,7 +94,16 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
             (url === '/v1/oauth/token' ? 'Alias of /oauth/token.' : ''),
           consumes: [FORM, JSON_TYPE],
           body: tokenRequestSchema,
-          response: { 200: tokenResponseSchema, 400: tokenErrorSchema, 401: tokenErrorSchema },
+          response: {
+            200: json('The access token (valid 3600 seconds; share it between workers)', tokenResponseSchema),
+            400: json('invalid_request or unsupported_grant_type (RFC 6749)', oauthErrorSchema),
+            401: json(
+              'invalid_client (only `error`): unknown credential, wrong secret, paused or revoked',
+              oauthErrorSchema,
+            ),
+            413: json('invalid_request: body above 4096 bytes', oauthErrorSchema),
+            415: json('invalid_request: Content-Type other than form or JSON', oauthErrorSchema),
+          },
         },
         // the body schema documents the route; the rules (and their RFC 6749 errors) are applied by hand
         validatorCompiler: () => () => true,
