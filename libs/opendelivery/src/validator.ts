@@ -40,7 +40,8 @@ export interface OdValidator {
 }
 
 type AnyAjv = InstanceType<typeof Ajv>;
-function withFormats(ajv: AnyAjv, addFormats: unknown): AnyAjv {
+/** ajv-formats plus the informal formats of the official document, accepted as written. */
+export function withFormats(ajv: AnyAjv, addFormats: unknown): AnyAjv {
   (addFormats as (a: AnyAjv) => void)(ajv);
   for (const f of INFORMAL_FORMATS) if (!ajv.formats[f]) ajv.addFormat(f, true);
   return ajv;

@@ -5,6 +5,7 @@ export * from './https-receiver.ts';
 export * from './infra.ts';
 export * from './orders.ts';
 export * from './otlp-receiver.ts';
+export * from './recorder.ts';
 export * from './rpc.ts';
 export * from './schema-agreement.ts';
 export * from './servers.ts';

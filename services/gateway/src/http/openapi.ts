@@ -57,17 +57,21 @@ export async function registerOpenApi(
 
 type Json = Record<string, unknown>;
 interface Operation {
+  operationId?: string;
   tags?: string[];
   security?: unknown[];
   parameters?: Json[];
+  requestBody?: { required?: boolean };
   responses?: Record<string, Json>;
 }
 type OpenApiDoc = Json & { paths: Record<string, Record<string, Operation>> };
 
+const OPTIONAL_BODY = new Set(['requestCancellation', 'menuUpdated', 'merchantUpdate']);
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const RETRY_AFTER = {
   'Retry-After': {
     description: 'Seconds to wait before retrying',
+    required: true,
     schema: { type: 'integer', minimum: 1 },
   },
 };
@@ -107,8 +111,23 @@ function pruneComponents(doc: OpenApiDoc): OpenApiDoc {
  * optional `Idempotency-Key` header (an extension).
  */
 export function completeResponses(doc: OpenApiDoc): OpenApiDoc {
+  const ids = new Set<string>();
+  for (const item of Object.values(doc.paths))
+    for (const op of Object.values(item)) ids.add(op.operationId ?? '');
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
+      // a route without an operationId: its last path segment (`merchantStatus`), else method + path
+      if (!op.operationId) {
+        const last =
+          path
+            .split('/')
+            .pop()
+            ?.replace(/[^A-Za-z0-9]/g, '') ?? '';
+        const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+        const full = method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+        op.operationId = last && !ids.has(last) ? last : full;
+        ids.add(op.operationId);
+      }
       const token = path.endsWith('/oauth/token');
       const od = op.tags?.includes('open delivery') ?? false;
       const secured = (op.security?.length ?? 0) > 0;
@@ -148,6 +167,8 @@ export function completeResponses(doc: OpenApiDoc): OpenApiDoc {
         description: '`internal_error`: retry with backoff; the cause is logged under `traceId`',
         content: body(ref('InternalError')),
       };
+      // fastify documents every declared body as required; these two accept none (SPEC, the standard)
+      if (OPTIONAL_BODY.has(op.operationId) && op.requestBody) op.requestBody.required = false;
       op.responses = Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b)));
       if (method === 'post' && path.startsWith('/v1/orders/{orderId}/'))
         op.parameters = [

@@ -28,6 +28,7 @@ export const eventRoutes: RouteModule = (app, ctx) => {
     });
   };
   const pollSchema = (deprecated: boolean) => ({
+    operationId: deprecated ? 'pollEventsAlias' : 'pollEvents',
     tags: ['events'],
     summary: deprecated
       ? 'Alias of GET /v1/events:polling, kept for old integrations (not for new ones)'
@@ -52,6 +53,7 @@ export const eventRoutes: RouteModule = (app, ctx) => {
     '/v1/events/acknowledgment',
     {
       schema: {
+        operationId: 'acknowledgeEvents',
         tags: ['events'],
         summary: 'Acknowledge events of the credential (scope orders:read)',
         description:

@@ -28,6 +28,7 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
   const reads = [
     {
       url: '/v1/merchant/:merchantId',
+      operationId: 'getMerchant',
       summary: 'Store of the credential (scope merchant:read)',
       scope: 'merchant:read',
       ok: json('The store', merchantSchema),
@@ -35,6 +36,7 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
     },
     {
       url: '/v1/merchant/:merchantId/menus',
+      operationId: 'getMenus',
       summary: 'Menu of the store: an array holding its single menu (scope catalog:read)',
       scope: 'catalog:read',
       ok: json('An array holding the store’s single menu', menusSchema),
@@ -46,6 +48,7 @@ export const merchantRoutes: RouteModule = (app, ctx) => {
       r.url,
       {
         schema: {
+          operationId: r.operationId,
           tags: ['merchant'],
           summary: r.summary,
           security: [{ bearer: [] }],

@@ -18,6 +18,7 @@ export const openDeliveryRoutes: RouteModule = (app, ctx) => {
     '/v1/versions/orderingApp',
     {
       schema: {
+        operationId: 'getOrderingAppVersions',
         tags: ['open delivery'],
         summary: 'Versions of the Open Delivery modules served (no authentication)',
       },

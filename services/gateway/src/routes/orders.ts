@@ -80,6 +80,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
     {
       schema: {
         params,
+        operationId: 'getOrder',
         tags: ['orders'],
         summary: 'Get an order (scope orders:read)',
         security: [{ bearer: [] }],
@@ -103,6 +104,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
         {
           schema: {
             params,
+            operationId: name,
             tags: ['orders'],
             summary: `Order action ${name}`,
             description:

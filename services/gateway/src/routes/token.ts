@@ -85,6 +85,7 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
         bodyLimit: TOKEN_BODY_LIMIT,
         config: { family: 'token' },
         schema: {
+          operationId: url === '/oauth/token' ? 'getToken' : 'getTokenAlias',
           tags: ['auth'],
           summary: 'Access token (OAuth 2.0 client_credentials)',
           description:
