@@ -9,7 +9,8 @@ import { withFormats } from './validator.ts';
  * valid against the documented schema (and its headers against the documented headers). The only
  * rule of our own: an empty body is accepted where the document declares no content, and on a 401
  * carrying `WWW-Authenticate` (SPEC: "401, empty body, header WWW-Authenticate", which no
- * document can express next to the 401 that has a body).
+ * document can express next to the 401 that has a body); and a header parameter of type array is
+ * split at commas before validation (openapi-backend does not apply OpenAPI's "simple" style).
  * Used by the contract tests (tests/contract-*.test.ts); see docs/api.md "The contract is checked".
  */
 export interface Exchange {
@@ -33,6 +34,7 @@ export interface ContractValidator {
 
 type Operation = {
   operationId?: string;
+  parameters?: { in: string; name: string; schema?: { type?: string } }[];
   responses?: Record<string, { content?: Record<string, unknown> }>;
 };
 
@@ -62,7 +64,13 @@ export async function contractValidator(definition: string | object): Promise<Co
     } else if (x.requestBody && type.startsWith('application/x-www-form-urlencoded')) {
       body = Object.fromEntries(new URLSearchParams(x.requestBody));
     }
-    return { method: x.method.toLowerCase(), path, query: q, headers: x.requestHeaders, body };
+    return {
+      method: x.method.toLowerCase(),
+      path,
+      query: q,
+      headers: { ...x.requestHeaders } as Record<string, string | string[]>,
+      body,
+    };
   };
   const operationOf: ContractValidator['operationOf'] = (x) =>
     (api.router.matchOperation(request(x)) as Operation | undefined)?.operationId;
@@ -74,6 +82,11 @@ export async function contractValidator(definition: string | object): Promise<Co
       const req = request(x);
       const op = api.router.matchOperation(req) as (Operation & object) | undefined;
       if (!op?.operationId) return [`${where}: no such operation in the document`];
+      // a header parameter of type array travels comma separated (OpenAPI style "simple"), which
+      // openapi-backend does not split (e.g. the standard's x-polling-merchants)
+      for (const p of op.parameters ?? [])
+        if (p.in === 'header' && p.schema?.type === 'array' && typeof req.headers[p.name] === 'string')
+          req.headers[p.name] = (req.headers[p.name] as string).split(',').map((v) => v.trim());
       const out: string[] = [];
       // a request the document calls invalid must be refused (4xx); one it calls valid must not
       // be answered as invalid by a document that accepted it: only the first is checkable here
