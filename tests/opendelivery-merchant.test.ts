@@ -128,6 +128,7 @@ describe('Open Delivery Merchant module (catalog + auth, HTTP only)', () => {
   it('is part of the OPEN_DELIVERY profile only: a SPEC credential gets the 404 of an unknown route', async () => {
     for (const [method, path] of [
       ['POST', '/v1/menuUpdated'],
+      ['POST', '/v1/merchantUpdate'],
       ['GET', '/v1/merchantStatus?merchantId=x'],
       ['PUT', '/v1/merchantOnboarding?merchantId=x'],
     ] as const) {
@@ -229,8 +230,14 @@ describe('Open Delivery Merchant module (catalog + auth, HTTP only)', () => {
       expect(s.r.status).toBe(200);
       expect(od.response('getMerchantStatus', 200, s.body)).toEqual([]);
       expect(s.body.status).toBe('SUCCESS');
+      expect(s.body.moreInfo).toMatch(/atualizados: \d+ itens/);
       expect(Date.now() - Date.parse(s.body.lastRead)).toBeLessThan(60_000);
     }
+    // the standard's other name of this webhook: same op, same scope
+    const alias = await h.call(h.odToken, 'POST', '/v1/merchantUpdate');
+    expect(alias.r.status).toBe(204);
+    expect(merchantReads().length).toBe(before + 2);
+    expect((await h.call(h.specToken, 'POST', '/v1/merchantUpdate')).r.status).toBe(404);
     expectOdError(await status(randomUUID()), 404, /Not Found/);
   });
 

@@ -151,7 +151,9 @@ async function readAndReplace(
     return { state, menu: { source: menu.data, public: renderMenu(menu.data, menuId) }, result: true };
   });
   if (!done) throw new HttpException(errors.notFound(traceId));
-  await markOdRead(db.prisma, merchantId, 'SUCCESS', null);
+  const counts = `${menu.data.items?.length ?? 0} itens, ${menu.data.optionGroups?.length ?? 0} grupos de opções`;
+  // merchantStatus tells the point of sale what was applied (the standard's moreInfo), success too
+  await markOdRead(db.prisma, merchantId, 'SUCCESS', `Loja e cardápio atualizados: ${counts}.`);
   changed(merchantId);
   return { status: 204 };
 }

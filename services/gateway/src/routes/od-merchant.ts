@@ -65,30 +65,32 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
     },
   );
 
-  // the standard allows an empty body: the JSON is read here
+  // the standard allows an empty body: the JSON is read here. It names this webhook both
+  // `/v1/menuUpdated` and `/v1/merchantUpdate`: one op, one scope, both paths.
   app.register(async (sub) => {
     sub.removeAllContentTypeParsers();
     sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    sub.withTypeProvider<ZodTypeProvider>().post(
-      '/v1/menuUpdated',
-      {
-        schema: {
-          tags,
-          summary:
-            'Open Delivery: the point of sale changed its merchant; read it again (scope merchant:write)',
-          description:
-            'Empty body or entityType + updatedObjects: the platform reads GET /v1/merchant (https, SSRF rules, 10 s, 1 MiB), validates it against the standard Merchant schema and replaces the store and its menu; 204 when done, 400 naming the problem otherwise (nothing changes). One read per store at a time, then a cooldown (default 10 s): 429 merchant_fetch_pending with Retry-After meanwhile; 503 merchant_fetch_busy with Retry-After when the platform reads too many points of sale at once. merchantStatus alone opens or closes the store. OPEN_DELIVERY credentials only.',
-          security: [{ bearer: [] }],
-          body: merchantUpdateSchema.optional(),
+    for (const url of ['/v1/menuUpdated', '/v1/merchantUpdate'])
+      sub.withTypeProvider<ZodTypeProvider>().post(
+        url,
+        {
+          schema: {
+            tags,
+            summary:
+              'Open Delivery: the point of sale changed its merchant; read it again (scope merchant:write)',
+            description:
+              'Empty body or entityType + updatedObjects: the platform reads GET /v1/merchant (https, SSRF rules, 10 s, 1 MiB), validates it against the standard Merchant schema and replaces the store and its menu; 204 when done, 400 naming the problem otherwise (nothing changes). One read per store at a time, then a cooldown (default 10 s): 429 merchant_fetch_pending with Retry-After meanwhile; 503 merchant_fetch_busy with Retry-After when the platform reads too many points of sale at once. merchantStatus alone opens or closes the store. OPEN_DELIVERY credentials only. The standard names this webhook both /v1/menuUpdated and /v1/merchantUpdate: both are served, identically.',
+            security: [{ bearer: [] }],
+            body: merchantUpdateSchema.optional(),
+          },
+          validatorCompiler: (route) =>
+            route.httpPart === 'body'
+              ? (data: unknown) => ({ value: data })
+              : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
+          onRequest: guard('merchant:write'),
         },
-        validatorCompiler: (route) =>
-          route.httpPart === 'body'
-            ? (data: unknown) => ({ value: data })
-            : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
-        onRequest: guard('merchant:write'),
-      },
-      (request, reply) => menuUpdated(ctx, request, reply),
-    );
+        (request, reply) => menuUpdated(ctx, request, reply),
+      );
   });
 };
 
