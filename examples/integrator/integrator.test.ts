@@ -119,20 +119,29 @@ describe('reference integrator: client rules', () => {
     await expect(tm.get()).rejects.toMatchObject({ code: 'invalid_client' });
   });
 
-  it('backs off on 429/5xx honouring Retry-After, and on dropped connections', async () => {
+  it('backs off on 429/503/5xx honouring Retry-After, and on dropped connections', async () => {
     const times: number[] = [];
     const url = await serve((req, res) => {
       times.push(Date.now());
       if (times.length === 1)
         return json(res, 429, { error: 'rate_limit_exceeded', message: 'x' }, { 'retry-after': '1' });
-      if (times.length === 2) return json(res, 503, { error: 'internal_error', message: 'x' });
-      if (times.length === 3) return req.socket.destroy();
+      if (times.length === 2)
+        return json(
+          res,
+          503,
+          { error: 'service_unavailable', message: 'x', traceId: 't' },
+          { 'retry-after': '1' },
+        );
+      if (times.length === 3) return json(res, 500, { error: 'internal_error', message: 'x', traceId: 't' });
+      if (times.length === 4) return req.socket.destroy();
       json(res, 200, []);
     });
-    const it = new Integrator({ baseUrl: url, tokens: tokens(), handle: async () => {}, backoff: fast });
+    const backoff = { ...fast, attempts: 6 };
+    const it = new Integrator({ baseUrl: url, tokens: tokens(), handle: async () => {}, backoff });
     await it.cycle();
-    expect(times).toHaveLength(4);
+    expect(times).toHaveLength(5);
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(990);
+    expect(times[2] - times[1]).toBeGreaterThanOrEqual(990);
   });
 
   it('never retries other 4xx', async () => {

@@ -6,8 +6,9 @@
  * - one token per credential, shared by every worker, renewed before expiry with a margin;
  * - `401` without body: renew the token once and repeat the call; `401 invalid_token` /
  *   `invalid_client`: the credential was paused or revoked, stop;
- * - retry only `429`, `5xx`, timeouts and network errors, exponential backoff with full jitter,
- *   never sooner than `Retry-After`; never retry other `4xx`;
+ * - retry only `429`, `5xx` (`500 internal_error`, `503 service_unavailable`), timeouts and network
+ *   errors, exponential backoff with full jitter, never sooner than `Retry-After`; never retry
+ *   other `4xx`;
  * - at-least-once delivery: deduplicate by `eventId`; acknowledge only after processing;
  * - unknown `eventType`: log it and still acknowledge it.
  * Only the global `fetch` of Node 20 is used: copy this file into any project.
