@@ -1,4 +1,10 @@
-import { type EventEnvelope, OD_EVENT_TYPE_VALUES, type OdEvent } from '@od/contracts';
+import {
+  EVENT_TYPES,
+  type EventEnvelope,
+  type EventType,
+  OD_EVENT_TYPE_VALUES,
+  type OdEvent,
+} from '@od/contracts';
 
 /** The event types of Open Delivery 1.4.0 (components/schemas/Event.eventType). */
 export const OD_EVENT_TYPES = OD_EVENT_TYPE_VALUES;
@@ -17,6 +23,14 @@ const RENAMED: Record<string, OdEventType> = { COURIER_DELIVERED: 'DELIVERED' };
 export function odEventType(platformType: string): OdEventType | null {
   if (OD_TYPES.has(platformType)) return platformType as OdEventType;
   return RENAMED[platformType] ?? null;
+}
+
+/** The platform event types an Open Delivery caller receives: those with a standard type in `selected` (all when omitted). */
+export function platformTypesFor(selected?: ReadonlySet<OdEventType>): EventType[] {
+  return EVENT_TYPES.filter((t) => {
+    const od = odEventType(t);
+    return od !== null && (!selected || selected.has(od));
+  });
 }
 
 /** Types whose standard schema requires `metadata` (EventMetadataConfirm, EventMetadataCancel). */

@@ -1,5 +1,5 @@
 export { OD_ERROR_MEDIA_TYPE, type OdError, toOdError } from './errors.ts';
-export { OD_EVENT_TYPES, type OdEventType, odEventType, toOdEvent } from './events.ts';
+export { OD_EVENT_TYPES, type OdEventType, odEventType, platformTypesFor, toOdEvent } from './events.ts';
 export {
   type MerchantApiInfo,
   type MerchantReading,

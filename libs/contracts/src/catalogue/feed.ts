@@ -1,12 +1,23 @@
 import { z } from 'zod';
+import { EVENT_TYPES } from '../events.ts';
 import { pollQuerySchema } from '../feed.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 /** Feed service RPC operations. */
 export const FEED_OPS = defineOps('feed', {
-  /** query { limit } -> 200 raw JSON array of envelopes (bytes built by PostgreSQL) */
-  poll: { name: 'events.poll', callers: ['credential'], scope: 'orders:read', query: pollQuerySchema },
+  /**
+   * query { limit, keep? } -> 200 raw JSON array of envelopes (bytes built by PostgreSQL). `keep`:
+   * the event types the caller receives; the page's pending events of other types are acknowledged
+   * for it and left out (the Open Delivery profile: its `eventType` filter and the types the
+   * standard does not have).
+   */
+  poll: {
+    name: 'events.poll',
+    callers: ['credential'],
+    scope: 'orders:read',
+    query: pollQuerySchema.extend({ keep: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional() }),
+  },
   /** body [{ id }] (validated by the handler, SPEC messages) -> 202 { acknowledged } */
   ack: { name: 'events.ack', callers: ['credential'], scope: 'orders:read', body: z.unknown() },
   /** params { clientId }; query { limit?, before?, state? } -> 200 AdminFeedPage | 404 */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ackIds, pollLimit } from './rules.ts';
+import { ackIds, pollLimit, splitPage } from './rules.ts';
 
 describe('feed rules', () => {
   it('accepts limit 1..200 (default 100) and nothing else', () => {
@@ -16,6 +16,14 @@ describe('feed rules', () => {
         return n >= 1 && n <= 200 ? r === n : r === undefined;
       }),
     );
+  });
+  it('splits a page by the types the caller keeps, in order', () => {
+    const e = (eventType: string) => ({ eventId: randomUUID(), eventType });
+    const page = [e('CREATED'), e('PREPARING'), e('CONFIRMED'), e('MODIFIED')];
+    const r = splitPage(page, new Set(['CREATED', 'CONFIRMED']));
+    expect(r.kept).toEqual([page[0], page[2]]);
+    expect(r.left).toEqual([page[1].eventId, page[3].eventId]);
+    expect(splitPage([], new Set())).toEqual({ kept: [], left: [] });
   });
   it('reads acknowledgment ids, deduplicated, case-insensitively', () => {
     const id = randomUUID();

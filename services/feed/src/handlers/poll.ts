@@ -1,10 +1,13 @@
 import type { FEED_OPS, RequestOf, RpcResult } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
-import { pollFeed } from '../db/queries.ts';
-import { pollLimit } from '../domain/rules.ts';
+import { ackEvents, pollFeed } from '../db/queries.ts';
+import { pollLimit, splitPage } from '../domain/rules.ts';
 
-/** GET /v1/events:polling: the credential's oldest pending envelopes, bytes built by PostgreSQL. */
+/**
+ * GET /v1/events:polling: the credential's oldest pending envelopes, bytes built by PostgreSQL.
+ * With `keep` (an Open Delivery caller), the page's other types are acknowledged and left out.
+ */
 export const pollHandler =
   (pool: Pool) =>
   async (req: RequestOf<typeof FEED_OPS.poll>): Promise<RpcResult> => {
@@ -15,5 +18,9 @@ export const pollHandler =
       throw new HttpException(
         errors.validation({ limit: ['limit deve ser um inteiro entre 1 e 200.'] }, req.traceId),
       );
-    return { status: 200, body: Buffer.from(await pollFeed(pool, clientId, limit)) };
+    const page = await pollFeed(pool, clientId, limit);
+    if (!req.query?.keep) return { status: 200, body: Buffer.from(page) };
+    const { kept, left } = splitPage(JSON.parse(page), new Set(req.query.keep));
+    if (left.length) await ackEvents(pool, clientId, left);
+    return { status: 200, body: kept };
   };

@@ -18,9 +18,8 @@ import type { GatewayContext } from '../context.ts';
  * - GET order -> the standard Order (the route asks orders for its Open Delivery view: lastEvent,
  *   salesChannel); an action's and the acknowledgment's 202 -> empty body (the standard's
  *   `Accepted`); `sourceAppId` of orders and events is this ordering application's id (OD_APP_ID);
- * - polling -> standard envelopes; events the standard has no type for, and types left out by the
- *   `eventType` filter, are acknowledged for the caller and omitted (the standard's rule);
- *   `x-polling-merchants` without the credential's store -> empty page;
+ * - polling -> standard envelopes (the route asked the feed for the caller's types only: the
+ *   `eventType` filter and `x-polling-merchants` are applied there, see routes/events.ts);
  * - every JSON error -> the standard `Error` as `application/problem+json`.
  * SPEC callers are untouched: the hook returns at its first check.
  * Which form an error takes: the caller is known once its token's signature and expiry verify
@@ -30,14 +29,10 @@ import type { GatewayContext } from '../context.ts';
  * empty body and `WWW-Authenticate`, for every caller. The profile never changes after creation, so
  * even a paused or revoked credential's record names the right form.
  */
-export function installOpenDeliveryProfile(
-  app: FastifyInstance,
-  ctx: GatewayContext,
-  ack: (request: FastifyRequest, ids: string[]) => Promise<void>,
-): void {
+export function installOpenDeliveryProfile(app: FastifyInstance, ctx: GatewayContext): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!isOpenDeliveryCaller(ctx, request)) return payload;
-    return renderForOpenDelivery(request, reply, payload, ack, ctx.config.OD_APP_ID);
+    return renderForOpenDelivery(request, reply, payload, ctx.config.OD_APP_ID);
   });
 }
 
@@ -55,13 +50,13 @@ const ACCEPTED_ROUTES = new Set([
 const POLLING_ROUTES = new Set(['/v1/events::polling', '/v1/events/::polling']);
 const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
 
-async function renderForOpenDelivery(
+/** Pure: renders one answer for an OPEN_DELIVERY caller (no I/O). */
+function renderForOpenDelivery(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-  ack: (request: FastifyRequest, ids: string[]) => Promise<void>,
   appId: string,
-): Promise<unknown> {
+): unknown {
   const text = payloadText(payload);
   if (reply.statusCode >= 400) {
     reply.type(OD_ERROR_MEDIA_TYPE);
@@ -76,22 +71,8 @@ async function renderForOpenDelivery(
     return '';
   }
   if (request.method === 'GET' && POLLING_ROUTES.has(route) && text) {
-    const filter = pollingFilter(request);
-    if ('error' in filter) {
-      reply.code(400).type(OD_ERROR_MEDIA_TYPE);
-      return JSON.stringify({ title: filter.error, status: 400 });
-    }
     const page = JSON.parse(text) as Parameters<typeof toOdEvent>[0][];
-    if (filter.merchants && !filter.merchants.includes(request.auth?.merchantId ?? '')) return '[]';
-    const out: Record<string, unknown>[] = [];
-    const omitted: string[] = [];
-    for (const e of page) {
-      const od = toOdEvent(e, appId);
-      if (od && (!filter.types || filter.types.has(od.eventType as OdEventType))) out.push(od);
-      else omitted.push(e.eventId);
-    }
-    if (omitted.length) await ack(request, omitted);
-    return JSON.stringify(out);
+    return JSON.stringify(page.map((e) => toOdEvent(e, appId)).filter((e) => e !== null));
   }
   return payload;
 }
@@ -99,16 +80,17 @@ async function renderForOpenDelivery(
 /** `eventType` (repeated or comma separated) and `x-polling-merchants` (comma separated), as the standard defines them. */
 export function pollingFilter(
   request: Pick<FastifyRequest, 'url' | 'headers'>,
-): { types?: Set<OdEventType>; merchants?: string[] } | { error: string } {
+): { types?: Set<OdEventType>; merchants?: string[] } | { error: string; field: string } {
   const params = new URLSearchParams(request.url.split('?')[1] ?? '');
   const raw = params.getAll('eventType').flatMap((v) => v.split(','));
   let types: Set<OdEventType> | undefined;
   if (params.has('eventType')) {
     const list = raw.map((v) => v.trim()).filter(Boolean);
-    if (!list.length) return { error: 'eventType must either be omitted or non-empty.' };
-    if (list.length > 15) return { error: 'eventType accepts at most 15 values.' };
+    const field = 'eventType';
+    if (!list.length) return { field, error: 'eventType must either be omitted or non-empty.' };
+    if (list.length > 15) return { field, error: 'eventType accepts at most 15 values.' };
     const unknown = list.find((v) => !OD_TYPES.has(v));
-    if (unknown) return { error: `eventType: unknown event type ${unknown.slice(0, 40)}.` };
+    if (unknown) return { field, error: `eventType: unknown event type ${unknown.slice(0, 40)}.` };
     types = new Set(list as OdEventType[]);
   }
   const header = request.headers['x-polling-merchants'];
@@ -118,8 +100,10 @@ export function pollingFilter(
       .split(',')
       .map((m) => m.trim().toLowerCase())
       .filter(Boolean);
-    if (!merchants.length) return { error: 'x-polling-merchants must either be omitted or non-empty.' };
-    if (merchants.length > 100) return { error: 'x-polling-merchants accepts at most 100 merchants.' };
+    const field = 'x-polling-merchants';
+    if (!merchants.length)
+      return { field, error: 'x-polling-merchants must either be omitted or non-empty.' };
+    if (merchants.length > 100) return { field, error: 'x-polling-merchants accepts at most 100 merchants.' };
   }
   return { types, merchants };
 }

@@ -9,12 +9,16 @@ import {
   POLL_PAGE_MAX_BYTES,
   pollQuerySchema,
 } from '@od/contracts';
+import { errors } from '@od/errors';
+import { platformTypesFor } from '@od/opendelivery';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
 import type { RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
+import { sendError } from '../http/errors.ts';
 import { json, responses } from '../http/responses.ts';
+import { isOpenDeliveryCaller, pollingFilter } from '../profile/open-delivery.ts';
 
 /**
  * Public routes served by the feed service (SPEC Events: polling and acknowledgment).
@@ -23,8 +27,15 @@ import { json, responses } from '../http/responses.ts';
 export const eventRoutes: RouteModule = (app, ctx) => {
   const poll = async (request: FastifyRequest, reply: FastifyReply) => {
     const { limit } = request.query as { limit?: number };
+    const query = { limit: limit ?? POLL_LIMIT_DEFAULT };
+    if (!isOpenDeliveryCaller(ctx, request)) return forward(ctx, request, reply, FEED_OPS.poll, { query });
+    // OPEN_DELIVERY: the standard's filters; the feed acknowledges (and leaves out) the other types
+    const f = pollingFilter(request);
+    if ('error' in f) return sendError(reply, errors.validation({ [f.field]: [f.error] }, request.id));
+    if (f.merchants && !f.merchants.includes(request.auth?.merchantId ?? ''))
+      return reply.code(200).type('application/json; charset=utf-8').send('[]');
     return forward(ctx, request, reply, FEED_OPS.poll, {
-      query: { limit: limit ?? POLL_LIMIT_DEFAULT },
+      query: { ...query, keep: platformTypesFor(f.types) },
     });
   };
   const pollSchema = (deprecated: boolean) => ({

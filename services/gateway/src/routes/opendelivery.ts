@@ -1,7 +1,5 @@
-import { FEED_OPS } from '@od/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { RouteModule } from '../context.ts';
-import { rpcCall } from '../forward.ts';
 import { installOpenDeliveryProfile, ORDERING_APP_VERSIONS } from '../profile/open-delivery.ts';
 
 /**
@@ -9,11 +7,7 @@ import { installOpenDeliveryProfile, ORDERING_APP_VERSIONS } from '../profile/op
  * Registered first: its onSend hook must wrap every public route.
  */
 export const openDeliveryRoutes: RouteModule = (app, ctx) => {
-  installOpenDeliveryProfile(app as unknown as FastifyInstance, ctx, async (request, ids) => {
-    const r = await rpcCall(ctx, request, FEED_OPS.ack, { body: ids.map((id) => ({ id })) });
-    if (!r || r.status >= 300)
-      request.log.warn({ status: r?.status }, 'auto-acknowledgment failed; the events come back');
-  });
+  installOpenDeliveryProfile(app as unknown as FastifyInstance, ctx);
   app.get(
     '/v1/versions/orderingApp',
     {
