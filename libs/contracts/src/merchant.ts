@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressLines } from './address.ts';
 import { GUID_PATTERN } from './ids.ts';
 import { COUNT, TEXT, text } from './limits.ts';
 
@@ -9,13 +10,7 @@ export const SERVICE_TYPES = ['DELIVERY', 'TAKEOUT'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
 
 export const merchantAddressSchema = z.object({
-  country: z.string(),
-  state: z.string(),
-  city: z.string(),
-  district: z.string(),
-  street: z.string(),
-  number: z.string(),
-  postalCode: z.string(),
+  ...addressLines,
   complement: z.string().nullable(),
   latitude: z.number(),
   longitude: z.number(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressLines } from './address.ts';
 import { ORDER_CHANNELS } from './events.ts';
 import {
   DELIVERED_BY,
@@ -125,16 +126,10 @@ export const odOrderSchema = z.object({
     .object({
       deliveredBy: z.enum(DELIVERED_BY),
       deliveryAddress: z.object({
-        country: z.string(),
-        state: z.string(),
-        city: z.string(),
-        district: z.string(),
-        street: z.string(),
-        number: z.string(),
+        ...addressLines,
         complement: z.string().optional(),
         reference: z.string().optional(),
         formattedAddress: z.string(),
-        postalCode: z.string(),
         coordinates: z.object({ latitude: z.number(), longitude: z.number() }),
       }),
       estimatedDeliveryDateTime: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressLines } from './address.ts';
 import { COURIER_EVENT_TYPES, ORDER_CHANNELS } from './events.ts';
 import { GUID_PATTERN } from './ids.ts';
 import { BYTES, COUNT, jsonBytes, TEXT, text } from './limits.ts';
@@ -141,13 +142,7 @@ export const paymentMethodSchema = z.object({
   transaction: z.unknown().describe('as given by the ordering channel (free-form), or null'),
 });
 export const deliveryAddressSchema = z.object({
-  country: z.string(),
-  state: z.string(),
-  city: z.string(),
-  district: z.string(),
-  street: z.string(),
-  number: z.string(),
-  postalCode: z.string(),
+  ...addressLines,
   complement: z.string().nullable(),
   reference: z.string().nullable(),
   formattedAddress: z.string().nullable(),

@@ -1,22 +1,13 @@
+import type { ContractValidator, Exchange } from '@od/opendelivery/contract';
+import { expect } from 'vitest';
 import type { TestStack } from './stack.ts';
-
-/** One HTTP exchange with the public listener, as sent and as answered (a contract check's input). */
-export interface RecordedExchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-}
 
 /**
  * `stack.api` that keeps every exchange (contract tests validate them all against the published
  * document). Bodies must be strings (JSON or form text) so what was sent is what is recorded.
  */
 export function recordingApi(stack: TestStack) {
-  const exchanges: RecordedExchange[] = [];
+  const exchanges: Exchange[] = [];
   const api = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const requestHeaders = Object.fromEntries(
       Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
@@ -40,4 +31,14 @@ export function recordingApi(stack: TestStack) {
     });
   };
   return { api, exchanges };
+}
+
+/**
+ * The verdict of a contract test: no exchange violates the document, and the exchanges reached
+ * every `operationId status` of `expected` (so a cycle that silently skips a step fails too).
+ */
+export function expectContract(doc: ContractValidator, exchanges: Exchange[], expected: string[]): void {
+  expect(exchanges.flatMap((x) => doc.check(x))).toEqual([]);
+  const reached = new Set(exchanges.map((x) => `${doc.operationOf(x)} ${x.status}`));
+  for (const op of expected) expect(reached, op).toContain(op);
 }

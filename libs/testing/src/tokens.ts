@@ -65,3 +65,21 @@ export function requestToken(
     gw,
   );
 }
+
+/** A credential of `merchantId` through the Admin API (polling, marketplace orders included). */
+export async function createCredential(
+  stack: TestStack,
+  merchantId: string,
+  scopes: string[],
+  apiProfile: 'SPEC' | 'OPEN_DELIVERY' = 'SPEC',
+): Promise<{ clientId: string; clientSecret: string }> {
+  const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
+    name: `pdv ${apiProfile} ${scopes.join(' ')}`,
+    scopes,
+    deliveryMode: 'POLLING',
+    includeMarketplaceOrders: true,
+    apiProfile,
+  });
+  if (r.status !== 201) throw new Error(`create credential: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { clientId: string; clientSecret: string };
+}
