@@ -78,7 +78,7 @@ describe('contract: an OPEN_DELIVERY integration cycle follows the official 1.4.
     rec = recordingApi(stack);
     ({ merchantId, menu } = await createMerchant(stack));
     token = await tokenFor(
-      await credential(['orders:read', 'orders:write', 'merchant:read', 'catalog:read']),
+      await credential(['orders:read', 'orders:write', 'merchant:read', 'merchant:write', 'catalog:read']),
     );
   }, 60_000);
   afterAll(async () => stack?.stop());
@@ -181,7 +181,7 @@ describe('contract: an OPEN_DELIVERY integration cycle follows the official 1.4.
       headers: JSON_CT,
       body: JSON.stringify(onboarding),
     });
-    expect(put.status).toBe(201);
+    expect(put.status, await put.clone().text()).toBe(201);
 
     // authentication, scopes, a dependency out of reach
     // (a refused token request is RFC 6749's `{ error: invalid_client }` for every caller: who asks

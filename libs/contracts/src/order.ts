@@ -148,6 +148,95 @@ export const deliveryAddressSchema = z.object({
   formattedAddress: z.string().nullable(),
   coordinates: z.object({ latitude: z.number(), longitude: z.number() }),
 });
+const BRL = (value: number) => ({ value, currency: 'BRL' as const });
+/** The example of the OpenAPI document (checked against the schema in the gateway's openapi test). */
+const ORDER_EXAMPLE = {
+  id: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b',
+  displayId: '4242',
+  type: 'DELIVERY',
+  orderTiming: 'INSTANT',
+  createdAt: '2026-09-19T12:00:00.000Z',
+  preparationStartDateTime: '2026-09-19T12:00:00.000Z',
+  merchant: { id: '5e1c3c6a-1b2d-4e5f-8a9b-0c1d2e3f4a5b', name: 'Pizzaria Aurora' },
+  customer: {
+    id: '0c9a7b1e-2d3f-4a5b-8c6d-7e8f9a0b1c2d',
+    name: 'Ana Souza',
+    phone: { number: '11999990000', extension: null },
+    documentNumber: null,
+    email: null,
+    ordersCountOnMerchant: 3,
+  },
+  items: [
+    {
+      id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+      index: 0,
+      name: 'Pizza Margherita',
+      externalCode: 'PZ-1',
+      unit: 'UN',
+      ean: null,
+      quantity: 1,
+      specialInstructions: 'Sem cebola',
+      unitPrice: BRL(45),
+      optionsPrice: BRL(8),
+      totalPrice: BRL(53),
+      options: [
+        {
+          id: 'borda-catupiry',
+          index: 0,
+          name: 'Borda de catupiry',
+          externalCode: 'B1',
+          quantity: 1,
+          unit: null,
+          unitPrice: BRL(8),
+          price: BRL(8),
+          groupName: 'Borda',
+        },
+      ],
+    },
+  ],
+  otherFees: [{ name: 'Taxa de entrega', type: 'DELIVERY', receivedBy: 'MERCHANT', price: BRL(5) }],
+  discounts: null,
+  total: { items: BRL(53), otherFees: BRL(5), discount: BRL(0), orderAmount: BRL(58) },
+  payments: {
+    prepaid: 0,
+    pending: 58,
+    methods: [
+      {
+        value: 58,
+        currency: 'BRL',
+        method: 'CREDIT',
+        methodInfo: 'Cartão de crédito',
+        type: 'OFFLINE',
+        changeFor: null,
+        brand: null,
+        transaction: null,
+      },
+    ],
+  },
+  delivery: {
+    deliveryDateTime: null,
+    estimatedDeliveryDateTime: '2026-09-19T12:45:00.000Z',
+    deliveredBy: 'MERCHANT',
+    deliveryAddress: {
+      country: 'BR',
+      state: 'SP',
+      city: 'São Paulo',
+      district: 'Moema',
+      street: 'Avenida Ibirapuera',
+      number: '3103',
+      postalCode: '04029-902',
+      complement: null,
+      reference: null,
+      formattedAddress: 'Avenida Ibirapuera, 3103, Moema - São Paulo, SP',
+      coordinates: { latitude: -23.6102, longitude: -46.6653 },
+    },
+  },
+  takeout: null,
+  indoor: null,
+  schedule: null,
+  extraInfo: null,
+  test: false,
+};
 export const orderSchema = z
   .object({
     id: guidOut,
@@ -202,7 +291,11 @@ export const orderSchema = z
     extraInfo: z.string().nullable(),
     test: z.boolean().describe('true for orders of a test store (extension)'),
   })
-  .meta({ id: 'Order', description: 'SPEC "Order" (GET /v1/orders/{orderId}); absent values are null.' });
+  .meta({
+    id: 'Order',
+    description: 'SPEC "Order" (GET /v1/orders/{orderId}); absent values are null.',
+    example: ORDER_EXAMPLE,
+  });
 export type Order = z.infer<typeof orderSchema>;
 export type OrderOption = z.infer<typeof orderOptionSchema>;
 export type OrderItem = z.infer<typeof orderItemSchema>;

@@ -16,6 +16,7 @@ import {
 } from '@od/contracts';
 import { errors } from '@od/errors';
 import { describe, expect, it } from 'vitest';
+import { globalRegistry, ZodType } from 'zod';
 import { openApiFiles, SPEC_REVISION_DATE } from './openapi.ts';
 
 const docs = path.resolve(import.meta.dirname, '../../../../docs');
@@ -111,5 +112,21 @@ describe('OpenAPI documents', () => {
       expect(schema.safeParse(body).success, JSON.stringify(body)).toBe(true);
     expect(errors.unavailable('t').headers?.['Retry-After']).toBe('1');
     expect(errors.tokenUnavailable().headers?.['Retry-After']).toBe('1');
+  });
+
+  it('every example of a contract schema is valid against that schema', async () => {
+    const c = await import('@od/contracts');
+    const schemas = (Object.values(c) as unknown[]).filter((v): v is ZodType => {
+      if (!(v instanceof ZodType)) return false;
+      const meta = globalRegistry.get(v);
+      return !!meta && 'example' in meta;
+    });
+    expect(schemas.length).toBeGreaterThanOrEqual(8);
+    for (const schema of schemas) {
+      const { id, example } = globalRegistry.get(schema) as { id: string; example: unknown };
+      const r = schema.safeParse(example);
+      expect(r.success, `${id}: ${JSON.stringify(r.error?.issues)}`).toBe(true);
+    }
+    expect(doc('openapi.json').components.schemas.Order.example.id).toBeDefined();
   });
 });
