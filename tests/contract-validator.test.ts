@@ -51,6 +51,14 @@ describe('contract validator against docs/openapi.json', () => {
     expect(spec.check(confirm({ status: 'accepted', situation: 'ACCEPTED' }))).toEqual([]);
     const unavailable = { error: 'service_unavailable', message: 'x', traceId: 't' };
     expect(spec.check(confirm(unavailable, 503, { ...json, 'retry-after': '1' }))).toEqual([]);
+    const limited = { error: 'rate_limit_exceeded', message: 'x' };
+    expect(spec.check(confirm(limited, 429, { ...json, 'retry-after': '60' }))).toEqual([]);
+    const empty401 = ex({
+      status: 401,
+      responseHeaders: { 'www-authenticate': 'Bearer realm="opendelivery"' },
+      responseBody: '',
+    });
+    expect(spec.check(empty401)).toEqual([]);
   });
 
   it('fails when a field is renamed, a status is undocumented or Retry-After is missing', () => {
@@ -71,6 +79,9 @@ describe('contract validator against docs/openapi.json', () => {
         .length,
     ).toBeGreaterThan(0);
     expect(spec.check(ex({ url: '/v1/nothing' })).join()).toContain('no such operation');
+    // an empty 200 where the document promises an Order; a 401 without WWW-Authenticate and body
+    expect(spec.check(ex({ responseBody: '' })).join()).toContain('empty body');
+    expect(spec.check(ex({ status: 401, responseHeaders: {}, responseBody: '' })).length).toBeGreaterThan(0);
   });
 });
 
