@@ -1,4 +1,3 @@
-import { ORDER_ACTIONS } from '@od/contracts';
 import {
   OD_ERROR_MEDIA_TYPE,
   OD_EVENT_TYPES,
@@ -13,8 +12,9 @@ import type { GatewayContext } from '../context.ts';
 /**
  * The OPEN_DELIVERY profile at the public listener: a credential created with
  * `apiProfile: OPEN_DELIVERY` is served the official 1.4.0 contract, built from the same service
- * replies every SPEC client gets (one read model, one set of rules). One `onSend` hook rewrites,
- * for those callers only:
+ * replies every SPEC client gets (one read model, one set of rules). Each route names its renderer
+ * (`config: { openDelivery: 'order' | 'events' | 'accepted' }`, OD_RENDERERS below); one `onSend`
+ * hook applies it, and the standard's error form, for those callers only:
  * - GET order -> the standard Order (the route asks orders for its Open Delivery view: lastEvent,
  *   salesChannel); an action's and the acknowledgment's 202 -> empty body (the standard's
  *   `Accepted`); `sourceAppId` of orders and events is this ordering application's id (OD_APP_ID);
@@ -42,13 +42,34 @@ export function isOpenDeliveryCaller(ctx: GatewayContext, request: FastifyReques
   return !!clientId && ctx.credentials.get(clientId)?.apiProfile === 'OPEN_DELIVERY';
 }
 
-/** Routes whose 202 is the standard's `Accepted` (no body): the actions and the acknowledgment. */
-const ACCEPTED_ROUTES = new Set([
-  ...[...ORDER_ACTIONS, 'tracking'].map((a) => `/v1/orders/:orderId/${a}`),
-  '/v1/events/acknowledgment',
-]);
-const POLLING_ROUTES = new Set(['/v1/events::polling', '/v1/events/::polling']);
 const OD_TYPES = new Set<string>(OD_EVENT_TYPES);
+
+/**
+ * What an OPEN_DELIVERY caller receives from a route's successful answer: each route names its
+ * renderer in `config.openDelivery` (routes without one answer the same bytes to every profile).
+ * Pure: they rewrite the service's answer, never call anything.
+ */
+export const OD_RENDERERS = {
+  /** the standard Order, from the orders service's `open-delivery` view (OdOrderView) */
+  order: (text: string, appId: string) => JSON.stringify(toOdOrder(JSON.parse(text), { appId })),
+  /** standard envelopes (the feed already left out what the caller does not receive) */
+  events: (text: string, appId: string) =>
+    JSON.stringify(
+      (JSON.parse(text) as Parameters<typeof toOdEvent>[0][])
+        .map((e) => toOdEvent(e, appId))
+        .filter((e) => e !== null),
+    ),
+  /** the standard's `Accepted`: a 202 without a body */
+  accepted: () => '',
+} as const;
+export type OdRendererName = keyof typeof OD_RENDERERS;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** the route's renderer for OPEN_DELIVERY callers (profile/open-delivery.ts) */
+    openDelivery?: OdRendererName;
+  }
+}
 
 /** Pure: renders one answer for an OPEN_DELIVERY caller (no I/O). */
 function renderForOpenDelivery(
@@ -62,19 +83,14 @@ function renderForOpenDelivery(
     reply.type(OD_ERROR_MEDIA_TYPE);
     return JSON.stringify(toOdError(reply.statusCode, text ? safeParse(text) : {}));
   }
-  const route = request.routeOptions.url ?? '';
-  if (request.method === 'GET' && route === '/v1/orders/:orderId' && text) {
-    return JSON.stringify(toOdOrder(JSON.parse(text), { appId }));
-  }
-  if (request.method === 'POST' && reply.statusCode === 202 && ACCEPTED_ROUTES.has(route)) {
+  const renderer = request.routeOptions.config?.openDelivery;
+  if (renderer === 'accepted') {
+    if (reply.statusCode !== 202) return payload;
     reply.removeHeader('content-type');
     return '';
   }
-  if (request.method === 'GET' && POLLING_ROUTES.has(route) && text) {
-    const page = JSON.parse(text) as Parameters<typeof toOdEvent>[0][];
-    return JSON.stringify(page.map((e) => toOdEvent(e, appId)).filter((e) => e !== null));
-  }
-  return payload;
+  if (!renderer || !text) return payload;
+  return OD_RENDERERS[renderer](text, appId);
 }
 
 /** `eventType` (repeated or comma separated) and `x-polling-merchants` (comma separated), as the standard defines them. */

@@ -57,8 +57,13 @@ export const eventRoutes: RouteModule = (app, ctx) => {
     },
   });
   // ':' starts a path parameter in fastify's router; '::' is a literal colon.
-  app.get('/v1/events::polling', { schema: pollSchema(false), onRequest: bearer(ctx, 'orders:read') }, poll);
-  app.get('/v1/events/::polling', { schema: pollSchema(true), onRequest: bearer(ctx, 'orders:read') }, poll);
+  const pollOptions = (deprecated: boolean) => ({
+    schema: pollSchema(deprecated),
+    onRequest: bearer(ctx, 'orders:read'),
+    config: { openDelivery: 'events' as const },
+  });
+  app.get('/v1/events::polling', pollOptions(false), poll);
+  app.get('/v1/events/::polling', pollOptions(true), poll);
 
   app.post(
     '/v1/events/acknowledgment',
@@ -79,6 +84,7 @@ export const eventRoutes: RouteModule = (app, ctx) => {
         },
       },
       onRequest: bearer(ctx, 'orders:read'),
+      config: { openDelivery: 'accepted' },
     },
     async (request, reply) => forward(ctx, request, reply, FEED_OPS.ack, { body: request.body }),
   );

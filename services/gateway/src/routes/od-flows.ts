@@ -129,6 +129,7 @@ export const odFlowRoutes: RouteModule = (app, ctx) => {
         },
         validatorCompiler: rawBodyValidator,
         onRequest: hooks('orders:write'),
+        config: { openDelivery: 'accepted' },
       },
       async (request, reply) => {
         const { orderId } = request.params;

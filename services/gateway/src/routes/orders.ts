@@ -87,6 +87,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
         response: { 200: json('The order', orderSchema), 404: responses.orderNotFound },
       },
       onRequest: bearer(ctx, 'orders:read'),
+      config: { openDelivery: 'order' },
     },
     (request, reply) =>
       forward(ctx, request, reply, ORDER_OPS.get, {
@@ -128,6 +129,7 @@ export const orderRoutes: RouteModule = (app, ctx) => {
           },
           validatorCompiler: rawBodyValidator,
           onRequest: bearer(ctx, 'orders:write'),
+          config: { openDelivery: 'accepted' },
         },
         (request, reply) => action(ctx, request, reply, name),
       );
