@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ContractValidator, contractValidator } from '@od/opendelivery/contract';
 import { OD_SPEC_PATH } from '@od/opendelivery/validator';
 import {
+  type BearerInit,
   createCredential,
   createMerchant,
   createOrder,
@@ -40,12 +41,7 @@ describe('contract: an OPEN_DELIVERY integration cycle follows the official 1.4.
     const r = await rec.api('/oauth/token', { method: 'POST', headers: FORM, body: body.toString() });
     return r.status === 200 ? ((await r.json()) as { access_token: string }).access_token : String(r.status);
   };
-  const call = (
-    method: string,
-    p: string,
-    init: { headers?: Record<string, string>; body?: string } = {},
-    t = token,
-  ) => rec.api(p, { method, ...init, headers: { authorization: `Bearer ${t}`, ...init.headers } });
+  const call = (method: string, p: string, init: BearerInit = {}, t = token) => rec.call(t, method, p, init);
   const post = async (p: string, body?: unknown, t = token) =>
     (
       await call(

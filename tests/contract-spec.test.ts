@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { type ContractValidator, contractValidator } from '@od/opendelivery/contract';
 import {
+  type BearerInit,
   createCredential,
   createMerchant,
   createOrder,
@@ -45,12 +46,7 @@ describe('contract: a SPEC integration cycle follows docs/openapi.json', () => {
     expect(r.status).toBe(200);
     return ((await r.json()) as { access_token: string }).access_token;
   };
-  const call = (
-    method: string,
-    p: string,
-    init: { headers?: Record<string, string>; body?: string } = {},
-    t = token,
-  ) => rec.api(p, { method, ...init, headers: { authorization: `Bearer ${t}`, ...init.headers } });
+  const call = (method: string, p: string, init: BearerInit = {}, t = token) => rec.call(t, method, p, init);
   const action = async (orderId: string, name: string, init: Parameters<typeof call>[2] = {}) =>
     (await call('POST', `/v1/orders/${orderId}/${name}`, init)).status;
   const pollUntil = async (n: number) => {

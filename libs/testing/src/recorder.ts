@@ -2,6 +2,11 @@ import type { ContractValidator, Exchange } from '@od/opendelivery/contract';
 import { expect } from 'vitest';
 import type { TestStack } from './stack.ts';
 
+export interface BearerInit {
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 /**
  * `stack.api` that keeps every exchange (contract tests validate them all against the published
  * document). Bodies must be strings (JSON or form text) so what was sent is what is recorded.
@@ -30,7 +35,10 @@ export function recordingApi(stack: TestStack) {
       headers: res.headers,
     });
   };
-  return { api, exchanges };
+  /** an authenticated call: `Authorization: Bearer <token>` over `init`'s headers */
+  const call = (token: string, method: string, path: string, init: BearerInit = {}) =>
+    api(path, { method, ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+  return { api, call, exchanges };
 }
 
 /**
