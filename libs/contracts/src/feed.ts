@@ -77,3 +77,11 @@ export interface AdminFeedPage {
 }
 
 export const ADMIN_FEED_STATES = ['all', 'pending', 'acknowledged'] as const;
+
+/** A credential's feed health for the panel's overview. */
+export interface StoreFeedHealth {
+  clientId: string;
+  pending: number;
+  /** the credential's last poll (written at most once a minute), null when never */
+  lastPollAt: string | null;
+}

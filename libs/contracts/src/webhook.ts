@@ -59,3 +59,31 @@ export interface WebhookEndpointView {
   deactivatedAt: string | null;
   pending: number;
 }
+
+/**
+ * Extension event type of "send a test event" (docs/api.md): posted only to the URL under test,
+ * never stored, never in a feed or the order stream; real clients ignore unknown event types.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'TEST';
+
+/** What the receiver answered to a test event (body cut at WEBHOOK_TEST_BODY_MAX bytes). */
+export interface WebhookTestResult {
+  eventId: string;
+  url: string;
+  statusCode: number | null;
+  success: boolean;
+  durationMs: number;
+  error: string | null;
+  /** the receiver's body, first WEBHOOK_TEST_BODY_MAX bytes as text */
+  responseBody: string | null;
+}
+export const WEBHOOK_TEST_BODY_MAX = 2048;
+
+/** A credential's webhook health for the panel's overview. */
+export interface StoreWebhookHealth {
+  clientId: string;
+  lastDeliveredAt: string | null;
+  deactivated: boolean;
+  consecutiveFailures: number;
+  pending: number;
+}

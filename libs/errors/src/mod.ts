@@ -34,6 +34,8 @@ const errorBody =
   });
 const oauth = errorBody('error_description');
 const business = errorBody('message');
+/** nouns adminNotFound names that take the feminine ("Rota não encontrada.") */
+const FEMININE = new Set(['Rota', 'Credencial', 'Loja', 'Entrega']);
 
 export const BEARER_REALM = 'Bearer realm="opendelivery"';
 export const BASIC_REALM = 'Basic realm="opendelivery", charset="UTF-8"';
@@ -266,7 +268,8 @@ export const errors = {
       'credential_limit_reached',
       `O estabelecimento já tem ${max} credenciais ativas ou pausadas; revogue uma antes de criar outra.`,
     ),
-  adminNotFound: (what: string) => business(404, 'not_found', `${what} não encontrado.`),
+  adminNotFound: (what: string) =>
+    business(404, 'not_found', `${what} não ${FEMININE.has(what) ? 'encontrada' : 'encontrado'}.`),
   adminUnauthorized: () => business(401, 'unauthorized', 'Token de administração ausente ou inválido.'),
 };
 

@@ -8,6 +8,7 @@ export * from './otlp-receiver.ts';
 export * from './recorder.ts';
 export * from './rpc.ts';
 export * from './schema-agreement.ts';
+export * from './secured-stack.ts';
 export * from './servers.ts';
 export * from './stack.ts';
 export * from './tokens.ts';

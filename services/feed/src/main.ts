@@ -10,6 +10,7 @@ import { runRetention, storeOfCredential } from './db/queries.ts';
 import { ackHandler } from './handlers/ack.ts';
 import { adminEventsHandler } from './handlers/admin-events.ts';
 import { pollHandler } from './handlers/poll.ts';
+import { storeHealthHandler } from './handlers/store-health.ts';
 import { registerFeedGauges } from './metrics.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
@@ -34,7 +35,8 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     {
       poll: pollHandler(pool),
       ack: ackHandler(pool),
-      adminEvents: adminEventsHandler(db),
+      adminEvents: adminEventsHandler(db, pool),
+      adminStoreHealth: storeHealthHandler(pool),
     },
     { storeOf: { clientId: storeOfCredential(pool) } },
   );

@@ -14,6 +14,7 @@ import { adminCreate } from './handlers/admin-create.ts';
 import { adminEdit } from './handlers/admin-edit.ts';
 import { adminGet } from './handlers/admin-get.ts';
 import { adminPayment } from './handlers/admin-payment.ts';
+import { adminStoreSummary } from './handlers/admin-store-summary.ts';
 import { cards } from './handlers/cards.ts';
 import { getOrder } from './handlers/get.ts';
 import {
@@ -72,6 +73,7 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
       adminCreate: adminCreate(deps),
       adminGet: adminGet(deps, createDb(base.pool)),
       cards: cards(deps),
+      adminStoreSummary: adminStoreSummary(base.pool),
       adminAction: adminAction(deps),
       adminPayment: adminPayment(deps),
       adminCancel: adminCancel(deps),

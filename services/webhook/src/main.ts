@@ -13,7 +13,9 @@ import { clearQueueHandler } from './handlers/clear-queue.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { deliveriesHandler } from './handlers/deliveries.ts';
 import { resendHandler } from './handlers/resend.ts';
+import { sendTestHandler } from './handlers/send-test.ts';
 import { statusHandler } from './handlers/status.ts';
+import { storeHealthHandler } from './handlers/store-health.ts';
 import { CONSUMER_NAME, startIntake } from './intake.ts';
 import { SecretsSource } from './secrets.ts';
 
@@ -69,6 +71,13 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       status: statusHandler(ctx),
       resend: resendHandler(ctx),
       clearQueue: clearQueueHandler(ctx),
+      sendTest: sendTestHandler(ctx, {
+        secrets,
+        agent,
+        allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        baseUrl: config.PUBLIC_BASE_URL,
+      }),
+      storeHealth: storeHealthHandler(ctx),
     },
     { storeOf: { clientId: async (id) => credentials.get(id)?.merchantId ?? null } },
   );

@@ -9,6 +9,8 @@ export interface SendResult {
   error: string | null;
   durationMs: number;
   success: boolean;
+  /** the answer's first `keepBodyBytes` bytes, when asked */
+  body?: string;
 }
 
 export interface SendOptions {
@@ -20,6 +22,8 @@ export interface SendOptions {
   agent?: https.Agent;
   dns?: EgressDns;
   signal?: AbortSignal;
+  /** keep the first bytes of the answer (the panel's test event shows them), as text */
+  keepBodyBytes?: number;
 }
 
 /** Response bytes read at most (the answer is only drained, never interpreted). */
@@ -31,7 +35,13 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
  * not followed).
  */
 export async function sendWebhook(opts: SendOptions): Promise<SendResult> {
-  const r = await outboundRequest({ ...opts, method: 'POST', maxResponseBytes: MAX_RESPONSE_BYTES });
+  const { keepBodyBytes, ...rest } = opts;
+  const r = await outboundRequest({
+    ...rest,
+    method: 'POST',
+    maxResponseBytes: keepBodyBytes ?? MAX_RESPONSE_BYTES,
+    keepBody: keepBodyBytes !== undefined,
+  });
   const status = r.statusCode;
   const success = status !== null && status >= 200 && status < 300;
   const error =
@@ -41,5 +51,11 @@ export async function sendWebhook(opts: SendOptions): Promise<SendResult> {
       : status >= 300 && status < 400
         ? `HTTP ${status}: redirect not followed`
         : `HTTP ${status}`);
-  return { statusCode: status, error, durationMs: r.durationMs, success };
+  return {
+    statusCode: status,
+    error,
+    durationMs: r.durationMs,
+    success,
+    ...(keepBodyBytes !== undefined ? { body: r.body.toString('utf8') } : {}),
+  };
 }

@@ -20,12 +20,22 @@ export const FEED_OPS = defineOps('feed', {
   },
   /** body [{ id }] (validated by the handler, SPEC messages) -> 202 { acknowledged } */
   ack: { name: 'events.ack', callers: ['credential'], scope: 'orders:read', body: z.unknown() },
-  /** params { clientId }; query { limit?, before?, state? } -> 200 AdminFeedPage | 404 */
+  /**
+   * params { clientId }; query { limit?, before?, state?, eventType?, eventIds? (comma separated,
+   * at most 200) } -> 200 AdminFeedPage | 404
+   */
   adminEvents: {
     name: 'admin.credentialEvents',
     callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: z.object({ clientId: z.string() }),
     query: z.record(z.string(), z.unknown()).optional(),
+  },
+  /** the panel's overview: -> 200 { items: StoreFeedHealth[] } (every credential of the store); one query */
+  adminStoreHealth: {
+    name: 'admin.storeFeedHealth',
+    callers: ADMIN_AND_PANEL,
+    area: 'credentials',
+    params: z.object({ merchantId: z.string() }),
   },
 });

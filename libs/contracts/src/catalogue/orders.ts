@@ -71,6 +71,17 @@ export const ORDER_OPS = defineOps('orders', {
     query: orderCardsQuerySchema,
     reply: orderCardsReplySchema,
   },
+  /**
+   * The panel's overview: query { since } (ISO: the merchant's midnight) -> 200 StoreSummary
+   * (orders and sales since then, open orders by situation); one query.
+   */
+  adminStoreSummary: {
+    name: 'admin.storeSummary',
+    callers: ADMIN_AND_PANEL,
+    area: 'orders',
+    params: z.object({ merchantId: z.string() }),
+    query: z.object({ since: z.iso.datetime({ offset: true }) }),
+  },
   adminAction: {
     name: 'admin.action',
     callers: ADMIN_AND_PANEL,

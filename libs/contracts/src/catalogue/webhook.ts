@@ -15,7 +15,10 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     params: client,
     query: page,
   },
-  /** query { limit?, cursor?, status? } -> 200 { items: WebhookDeliveryView[], nextCursor } | 404 */
+  /**
+   * query { limit?, cursor?, status?, eventType?, eventIds? (comma separated, at most 200) }
+   * -> 200 { items: WebhookDeliveryView[], nextCursor } | 404
+   */
   deliveries: {
     name: 'admin.webhookDeliveries',
     callers: ADMIN_AND_PANEL,
@@ -43,5 +46,23 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: client,
+  },
+  /**
+   * body { eventType?: 'TEST' } -> 200 WebhookTestResult: a signed TEST envelope (an extension type,
+   * docs/api.md) posted once to the credential's URL now, answer shown; never stored as an event,
+   * never in the feed | 404 | 409 (no webhook URL, paused, deactivated)
+   */
+  sendTest: {
+    name: 'admin.webhookTest',
+    callers: ADMIN_AND_PANEL,
+    area: 'credentials',
+    params: client,
+  },
+  /** the panel's overview: -> 200 { items: StoreWebhookHealth[] } (credentials with a webhook); one query */
+  storeHealth: {
+    name: 'admin.storeWebhookHealth',
+    callers: ADMIN_AND_PANEL,
+    area: 'credentials',
+    params: z.object({ merchantId: z.string() }),
   },
 });

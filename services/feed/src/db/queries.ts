@@ -212,6 +212,31 @@ export async function pollFeed(
   return r.rows[0][0];
 }
 
+/** The credential's last poll, written at most once a minute (one indexed no-op UPDATE otherwise). */
+export async function touchLastPoll(pool: Pool, clientId: string): Promise<void> {
+  await pool.query({
+    name: 'feed_touch_last_poll',
+    text: `UPDATE credentials SET last_polled_at = now()
+           WHERE client_id = $1 AND (last_polled_at IS NULL OR last_polled_at < now() - interval '1 minute')`,
+    values: [clientId],
+  });
+}
+
+/** Per credential of a store: pending entries and last poll (the panel's overview), one query. */
+export async function storeFeedHealth(pool: Pool, merchantId: string) {
+  const r = await pool.query<{ client_id: string; pending: number; last_polled_at: Date | null }>(
+    `SELECT c.client_id, c.last_polled_at,
+            (SELECT count(*)::int FROM feed_entries f WHERE f.credential_id = c.client_id AND f.acked_at IS NULL) AS pending
+     FROM credentials c WHERE c.merchant_id = $1 AND c.status <> 'REVOKED'`,
+    [merchantId],
+  );
+  return r.rows.map((x) => ({
+    clientId: x.client_id,
+    pending: x.pending,
+    lastPollAt: x.last_polled_at ? x.last_polled_at.toISOString() : null,
+  }));
+}
+
 // Held events whose order has waited longer than the hold: every held event of such an order is
 // released at once (the missing one is very late or set aside; its successors wait no longer).
 const RELEASE_EXPIRED_SQL = `WITH released AS (

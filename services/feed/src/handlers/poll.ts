@@ -1,7 +1,7 @@
 import type { FEED_OPS, RequestOf, RpcResult } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
-import { ackEvents, pollFeed } from '../db/queries.ts';
+import { ackEvents, pollFeed, touchLastPoll } from '../db/queries.ts';
 import { pollLimit, splitPage } from '../domain/rules.ts';
 
 /**
@@ -18,7 +18,7 @@ export const pollHandler =
       throw new HttpException(
         errors.validation({ limit: ['limit deve ser um inteiro entre 1 e 200.'] }, req.traceId),
       );
-    const page = await pollFeed(pool, clientId, limit);
+    const [page] = await Promise.all([pollFeed(pool, clientId, limit), touchLastPoll(pool, clientId)]);
     if (!req.query?.keep) return { status: 200, body: Buffer.from(page) };
     const { kept, left } = splitPage(JSON.parse(page), new Set(req.query.keep));
     if (left.length) await ackEvents(pool, clientId, left);

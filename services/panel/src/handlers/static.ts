@@ -106,6 +106,8 @@ export function staticRoutes(webDir: string): PanelRoutes {
         .header('Cache-Control', 'no-store')
         .header('Content-Security-Policy', CSP)
         .send(page(assets, dev));
+    // the address a merchant is given is often just the host: the root leads to the page
+    app.get('/', (_request, reply) => reply.redirect('/panel/'));
     app.get('/panel', (_request, reply) => reply.redirect('/panel/'));
     app.get('/panel/', shell);
     app.get('/panel/setup', shell);

@@ -10,7 +10,10 @@ const page = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-/** Webhook of a credential (OWNER only): endpoint health, attempts, deliveries, resend, clear queue. */
+/**
+ * Webhook of a credential (OWNER only): endpoint health, attempts, deliveries, resend, clear queue,
+ * and "send a test event" (a signed TEST envelope posted now, the receiver's answer shown).
+ */
 export const webhookRoutes: PanelRoutes = (app, ctx) => {
   const owner = requireStore(ctx, 'credentials');
   const base = '/panel/api/stores/:merchantId/credentials/:clientId';
@@ -42,6 +45,15 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
       const { clientId } = request.params;
       await ownCredential(ctx, request, request.store!.merchantId, clientId);
       return relay(reply, await upstream(ctx, request, WEBHOOK_OPS.clearQueue, { params: { clientId } }));
+    },
+  );
+  app.post(
+    `${base}/webhook-test`,
+    { schema: { params: credentialParams }, onRequest: owner },
+    async (request, reply) => {
+      const { clientId } = request.params;
+      await ownCredential(ctx, request, request.store!.merchantId, clientId);
+      return relay(reply, await upstream(ctx, request, WEBHOOK_OPS.sendTest, { params: { clientId } }));
     },
   );
   app.post(

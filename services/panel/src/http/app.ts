@@ -20,6 +20,7 @@ import { eventRoutes } from '../handlers/events.ts';
 import { menuRoutes } from '../handlers/menu.ts';
 import { orderRoutes } from '../handlers/orders.ts';
 import { orderStreamRoutes } from '../handlers/orders-stream.ts';
+import { overviewRoutes } from '../handlers/overview.ts';
 import { sessionRoutes, signedOutRoutes } from '../handlers/session.ts';
 import { staticRoutes } from '../handlers/static.ts';
 import { storeRoutes } from '../handlers/store.ts';
@@ -48,6 +49,7 @@ const signedInRoutes: PanelRoutes[] = [
   credentialRoutes,
   webhookRoutes,
   eventRoutes,
+  overviewRoutes,
   menuRoutes,
   orderRoutes,
   orderStreamRoutes,

@@ -48,3 +48,76 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 }
 
 export const storePath = (merchantId: string, rest = '') => `/stores/${merchantId}${rest}`;
+
+/** A card of the orders board (the panel's paged card op). */
+export interface OrderCard {
+  id: string;
+  displayId: string;
+  type: string | null;
+  situation: string;
+  createdAt: string | null;
+  lastUpdate: string | null;
+  customerName: string | null;
+  total: number | null;
+  itemCount: number | null;
+  nextActions: string[];
+  confirmBy?: string | null;
+}
+
+/**
+ * The one place adapting to the board's answer while the paged card op is being built: a card
+ * without `nextActions` (the current server) gets the steps the orders service accepts next.
+ * Remove the fallback when every card carries `nextActions`.
+ */
+const PENDING_STEPS: Record<string, (type: string | null) => string[]> = {
+  PENDING: () => ['confirm'],
+  ACCEPTED: () => ['startPreparation'],
+  PREPARING: () => ['readyForPickup'],
+  READY: (type) => (type === 'DELIVERY' ? ['dispatch'] : ['pickedUp']),
+  DELIVERY: () => ['delivered'],
+};
+export function toCard(raw: Partial<OrderCard> & { id: string; situation: string }): OrderCard {
+  return {
+    displayId: raw.id.slice(0, 8),
+    type: null,
+    createdAt: null,
+    customerName: null,
+    total: null,
+    ...raw,
+    lastUpdate: raw.lastUpdate ?? raw.createdAt ?? null,
+    itemCount: raw.itemCount ?? null,
+    nextActions: raw.nextActions ?? PENDING_STEPS[raw.situation]?.(raw.type ?? null) ?? [],
+  };
+}
+
+/** Every card of the board: the pages of `GET orders?limit=&cursor=` (one page on the old shape). */
+export async function boardCards(merchantId: string): Promise<OrderCard[]> {
+  const out: OrderCard[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < 10; i++) {
+    const q: string = cursor ? `?limit=100&cursor=${encodeURIComponent(cursor)}` : '?limit=100';
+    const r = await api<{ orders: OrderCard[]; nextCursor?: string | null }>(
+      'GET',
+      storePath(merchantId, `/orders${q}`),
+    );
+    out.push(...r.orders.map(toCard));
+    cursor = r.nextCursor ?? null;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+/** The API's field errors keyed by the form's field (first path segment), in the merchant's words. */
+export function fieldErrors(err: unknown, label: (path: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!(err instanceof ApiError) || !err.body?.errors) return out;
+  for (const [path, msgs] of Object.entries(err.body.errors)) {
+    const head = path.split(/[.[]/)[0];
+    const name = label(path);
+    const text = msgs.map((m) =>
+      m.startsWith(path) ? name + m.slice(path.length) : m.startsWith(head) ? name + m.slice(head.length) : m,
+    );
+    out[head] = [out[head], ...text].filter(Boolean).join(' ');
+  }
+  return out;
+}

@@ -1,18 +1,22 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, type Me, setCsrf, setSignedOutHandler } from './api.ts';
+import { setBaseTitle } from './attention.ts';
 import { initialLang, type Lang, translator } from './i18n.ts';
 import { Credentials } from './screens/credentials.tsx';
 import { MenuEditor } from './screens/menu.tsx';
 import { Orders } from './screens/orders.tsx';
+import { Overview } from './screens/overview.tsx';
 import { Settings } from './screens/settings.tsx';
 import { Setup, SignIn } from './screens/sign-in.tsx';
 import { StorePicker } from './screens/stores.tsx';
 import { Ctx } from './ui.tsx';
+import { word } from './words.ts';
 
-const TABS = ['orders', 'menu', 'credentials', 'settings'] as const;
+const TABS = ['overview', 'orders', 'menu', 'credentials', 'settings'] as const;
 type Tab = (typeof TABS)[number];
 const TAB_KEYS = {
+  overview: 'tab.overview',
   orders: 'tab.orders',
   menu: 'tab.menu',
   credentials: 'tab.credentials',
@@ -76,7 +80,7 @@ function App() {
   const match = path.match(/^\/panel\/s\/([0-9a-f-]{36})(?:\/([a-z]+))?/);
   const store = match && me ? me.stores.find((s) => s.merchantId === match[1]) : undefined;
   const tabs = TABS.filter((x) => store?.role === 'OWNER' || (x !== 'credentials' && x !== 'settings'));
-  const tab = (tabs.find((x) => x === match?.[2]) ?? 'orders') as Tab;
+  const tab = (tabs.find((x) => x === match?.[2]) ?? 'overview') as Tab;
 
   let title = t('app.title');
   let body = <p>{t('loading')}</p>;
@@ -88,10 +92,10 @@ function App() {
     body = <SignIn onSignedIn={signedIn} />;
   } else if (me && !match) {
     title = t('stores.title');
-    body = <StorePicker me={me} onPick={(id) => navigate(`/panel/s/${id}/orders`)} />;
+    body = <StorePicker me={me} onPick={(id) => navigate(`/panel/s/${id}/overview`)} />;
   } else if (me && match && !store) {
     title = t('stores.title');
-    body = <StorePicker me={me} onPick={(id) => navigate(`/panel/s/${id}/orders`)} />;
+    body = <StorePicker me={me} onPick={(id) => navigate(`/panel/s/${id}/overview`)} />;
   } else if (me && store) {
     title = `${t(TAB_KEYS[tab])} · ${store.name}`;
     body = (
@@ -111,6 +115,7 @@ function App() {
             </a>
           ))}
         </nav>
+        {tab === 'overview' && <Overview store={store} />}
         {tab === 'orders' && <Orders store={store} />}
         {tab === 'menu' && <MenuEditor store={store} />}
         {tab === 'credentials' && <Credentials store={store} />}
@@ -118,9 +123,7 @@ function App() {
       </>
     );
   }
-  useEffect(() => {
-    document.title = `${title} — ${t('app.title')}`;
-  }, [title, t]);
+  useEffect(() => setBaseTitle(`${title} — ${t('app.title')}`), [title, t]);
 
   return (
     <Ctx.Provider value={{ t, lang }}>
@@ -151,7 +154,16 @@ function App() {
         </button>
         {me && (
           <>
-            <span class="who">{me.email}</span>
+            <span class="who">
+              {me.email}
+              {store && (
+                <>
+                  {' · '}
+                  <span class="sr-only">{t('you.are')}: </span>
+                  <span data-role={store.role}>{word(lang, 'role', store.role)}</span>
+                </>
+              )}
+            </span>
             <button type="button" class="link" onClick={() => signOut(false)}>
               {t('nav.signout')}
             </button>

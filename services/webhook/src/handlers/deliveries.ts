@@ -27,7 +27,10 @@ export function deliveryView(d: Delivery): WebhookDeliveryView {
   };
 }
 
-/** GET /admin/v1/credentials/{clientId}/webhook-deliveries: newest first, optional `status` filter. */
+/**
+ * GET /admin/v1/credentials/{clientId}/webhook-deliveries: newest first; filters `status`,
+ * `eventType`, `eventIds` (comma separated, at most 200: the deliveries of a page of events).
+ */
 export const deliveriesHandler =
   (ctx: HandlerContext): OpHandler<typeof WEBHOOK_OPS.deliveries> =>
   async (req) => {
@@ -42,8 +45,20 @@ export const deliveriesHandler =
     if (cursor !== undefined && !isGuid(cursor)) {
       throw new HttpException(errors.adminValidation('cursor inválido.', { cursor: ['invalid'] }));
     }
+    const eventType = req.query?.eventType;
+    const eventIds = req.query?.eventIds?.split(',').filter(Boolean);
+    if (eventIds && (eventIds.length > 200 || !eventIds.every(isGuid))) {
+      throw new HttpException(
+        errors.adminValidation('eventIds inválido.', { eventIds: ['200 ids at most'] }),
+      );
+    }
     const rows = await ctx.db.delivery.findMany({
-      where: { clientId: cred.clientId, ...(status ? { status: status as string } : {}) },
+      where: {
+        clientId: cred.clientId,
+        ...(status ? { status: status as string } : {}),
+        ...(eventType ? { eventType } : {}),
+        ...(eventIds ? { eventId: { in: eventIds.map((id) => id.toLowerCase()) } } : {}),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
       ...(cursor ? { cursor: { id: cursor as string }, skip: 1 } : {}),

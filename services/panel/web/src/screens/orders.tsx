@@ -1,29 +1,11 @@
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api, type Store, storePath } from '../api.ts';
+import { ApiError, api, boardCards, type OrderCard, type Store, storePath, toCard } from '../api.ts';
+import { askNotify, beep, notify, notifyAllowed, setSound, setUnseen, soundWanted } from '../attention.ts';
 import type { Key } from '../i18n.ts';
-import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, money, useT } from '../ui.tsx';
-
-interface Card {
-  id: string;
-  displayId: string;
-  type: string | null;
-  situation: string;
-  createdAt: string | null;
-  customerName: string | null;
-  total: number | null;
-}
-interface Detail extends Card {
-  card: Card;
-  history: {
-    trigger: string;
-    from: string | null;
-    to: string;
-    actorKind: string;
-    eventType: string | null;
-    detail: unknown;
-    createdAt: string;
-  }[];
-}
+import { Banner, Choice, Ctx, money, useT } from '../ui.tsx';
+import { countdown, elapsed, word } from '../words.ts';
+import { CancelOrder } from './cancel-order.tsx';
+import { type FullOrder, OrderDetail, Ticket } from './order-detail.tsx';
 
 const COLUMNS: { key: Key; situations: string[] }[] = [
   { key: 'col.new', situations: ['PENDING_PAYMENT', 'PENDING'] },
@@ -33,48 +15,84 @@ const COLUMNS: { key: Key; situations: string[] }[] = [
   { key: 'col.delivery', situations: ['DELIVERY'] },
   { key: 'col.done', situations: ['DONE', 'CANCELLED'] },
 ];
-
-/** The next step offered on a card (the server checks every rule: a refused step shows its message). */
-function nextActions(o: Card): string[] {
-  switch (o.situation) {
-    case 'PENDING':
-      return ['confirm'];
-    case 'ACCEPTED':
-      return ['startPreparation'];
-    case 'PREPARING':
-      return ['readyForPickup'];
-    case 'READY':
-      return o.type === 'DELIVERY' ? ['dispatch'] : ['pickedUp'];
-    case 'DELIVERY':
-      return ['delivered'];
-    default:
-      return [];
-  }
-}
 const final = (s: string) => s === 'DONE' || s === 'CANCELLED';
+
+/** A minute is enough for "12 min"; a second when a confirmation countdown is on screen. */
+function useNow(fast: boolean) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), fast ? 1000 : 15_000);
+    return () => clearInterval(id);
+  }, [fast]);
+  return now;
+}
 
 export function Orders(props: { store: Store }) {
   const t = useT();
   const { lang } = useContext(Ctx);
-  const [orders, setOrders] = useState<Map<string, Card>>(new Map());
+  const [orders, setOrders] = useState<Map<string, OrderCard> | null>(null);
   const [live, setLive] = useState(false);
   const [error, setError] = useState('');
-  const [detail, setDetail] = useState<Detail | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [detail, setDetail] = useState<FullOrder | null>(null);
+  const [unseen, setUnseenIds] = useState<Set<string>>(new Set());
+  const [column, setColumn] = useState<string>(COLUMNS[0].key);
+  const [sound, setSoundOn] = useState(soundWanted());
+  const [notifyOn, setNotifyOn] = useState(notifyAllowed());
+  const [cancelling, setCancelling] = useState<OrderCard | null>(null);
   const openId = useRef<string | null>(null);
   openId.current = detail?.id ?? null;
-  const [cancelling, setCancelling] = useState<Card | null>(null);
+  const known = useRef<Set<string>>(new Set());
   const base = storePath(props.store.merchantId);
-  const upsert = (c: Card) => setOrders((m) => new Map(m).set(c.id, c));
+  const all = [...(orders?.values() ?? [])].sort((a, b) =>
+    (b.createdAt ?? '').localeCompare(a.createdAt ?? ''),
+  );
+  const now = useNow(all.some((o) => o.situation === 'PENDING' && o.confirmBy));
+
+  const upsert = (c: OrderCard) => {
+    known.current.add(c.id);
+    setOrders((m) => new Map(m ?? []).set(c.id, c));
+  };
+  const seen = (id: string) =>
+    setUnseenIds((s) => {
+      if (!s.has(id)) return s;
+      const n = new Set(s);
+      n.delete(id);
+      return n;
+    });
+  const openDetail = async (id: string) => {
+    seen(id);
+    try {
+      const d = await api<FullOrder>('GET', `${base}/orders/${id}`);
+      setDetail({ ...d, card: toCard(d.card) });
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('error.load'));
+    }
+  };
   const refresh = async (id: string) => {
-    const d = await api<Detail>('GET', `${base}/orders/${id}`).catch(() => null);
+    const d = await api<FullOrder>('GET', `${base}/orders/${id}`).catch(() => null);
     if (!d) return;
-    upsert(d.card);
-    setDetail((cur) => (cur?.id === id ? { ...d, ...d.card } : cur));
+    upsert(toCard(d.card));
+    setDetail((cur) => (cur?.id === id ? { ...d, card: toCard(d.card) } : cur));
   };
   const loadAll = () =>
-    api<{ orders: Card[] }>('GET', `${base}/orders`)
-      .then((r) => setOrders(new Map(r.orders.map((o) => [o.id, o]))))
-      .catch(() => setError(t('error.generic')));
+    boardCards(props.store.merchantId)
+      .then((cards) => {
+        for (const c of cards) known.current.add(c.id);
+        setOrders(new Map(cards.map((c) => [c.id, c])));
+        setLoadFailed(false);
+      })
+      .catch(() => setLoadFailed(true));
+  const arrived = (c: OrderCard) => {
+    setUnseenIds((s) => new Set(s).add(c.id));
+    beep();
+    notify(
+      `${t('orders.newTitle')} #${c.displayId}`,
+      `${c.customerName ?? ''} · ${money(c.total)}`,
+      c.id,
+      () => openDetail(c.id),
+    );
+  };
 
   useEffect(() => {
     loadAll();
@@ -85,21 +103,32 @@ export function Orders(props: { store: Store }) {
     };
     es.onerror = () => setLive(false);
     es.addEventListener('order', (e) => {
-      const { orderId, card } = JSON.parse((e as MessageEvent).data) as {
+      const { orderId, eventType, card } = JSON.parse((e as MessageEvent).data) as {
         orderId: string;
-        card: Card | null;
+        eventType: string;
+        card: OrderCard | null;
       };
-      if (card) upsert(card);
+      const isNew = eventType === 'CREATED' && !known.current.has(orderId);
+      if (card) {
+        const c = toCard(card);
+        upsert(c);
+        if (isNew) arrived(c);
+      }
       // an open detail (history) is read again; a card the panel could not read is fetched here
       if (!card || openId.current === orderId) void refresh(orderId);
     });
     const wanted = new URLSearchParams(location.search).get('order');
     if (wanted) openDetail(wanted);
-    return () => es.close();
+    return () => {
+      es.close();
+      setUnseen(0, '');
+    };
   }, [base]);
+  useEffect(() => setUnseen(unseen.size, t('orders.newTitle')), [unseen, t]);
 
-  const act = async (o: Card, action: string, body?: unknown) => {
+  const act = async (o: OrderCard, action: string, body?: unknown) => {
     setError('');
+    seen(o.id);
     try {
       await api('POST', `${base}/orders/${o.id}/actions/${action}`, body);
     } catch (err) {
@@ -107,26 +136,56 @@ export function Orders(props: { store: Store }) {
     }
     await refresh(o.id);
   };
-  const openDetail = async (id: string) => {
-    const d = await api<Detail>('GET', `${base}/orders/${id}`).catch(() => null);
-    if (d) setDetail({ ...d, ...d.card });
-  };
   const createTest = async () => {
     setError('');
     try {
-      upsert(await api<Card>('POST', `${base}/test-orders`, { type: 'DELIVERY' }));
+      upsert(toCard(await api<OrderCard>('POST', `${base}/test-orders`, { type: 'DELIVERY' })));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('error.generic'));
     }
   };
-  const all = [...orders.values()].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  const actions = (o: OrderCard) => (
+    <>
+      {o.nextActions
+        .filter((a) => a !== 'requestCancellation')
+        .map((a) => (
+          <button type="button" class="small primary" key={a} onClick={() => act(o, a)}>
+            {t(`act.${a}` as Key)}
+          </button>
+        ))}
+      {!final(o.situation) && (
+        <button type="button" class="small danger" onClick={() => setCancelling(o)}>
+          {t('act.requestCancellation')}
+        </button>
+      )}
+    </>
+  );
 
   return (
-    <section>
-      <div class="row">
+    <section class="orders">
+      <div class="row toolbar">
         <span class={`live ${live ? 'on' : ''}`} role="status">
           {live ? t('orders.live') : t('orders.offline')}
         </span>
+        <button
+          type="button"
+          class="small"
+          aria-pressed={sound}
+          onClick={() => {
+            setSound(!sound);
+            setSoundOn(!sound);
+          }}
+        >
+          {sound ? '🔔' : '🔕'} {t('orders.sound')}
+        </button>
+        <button
+          type="button"
+          class="small"
+          aria-pressed={notifyOn}
+          onClick={async () => setNotifyOn(notifyOn ? false : await askNotify())}
+        >
+          {t('orders.notify')}
+        </button>
         {props.store.test && (
           <button type="button" class="primary" onClick={createTest}>
             {t('orders.test')}
@@ -134,38 +193,79 @@ export function Orders(props: { store: Store }) {
         )}
       </div>
       {error && <Banner kind="error">{error}</Banner>}
+      {loadFailed && (
+        <Banner kind="error">
+          {t('error.load')}{' '}
+          <button type="button" class="small" onClick={loadAll}>
+            {t('error.retry')}
+          </button>
+        </Banner>
+      )}
+      {orders === null && !loadFailed && <p>{t('loading')}</p>}
+      <div class="column-pick">
+        <Choice
+          label={t('orders.column')}
+          value={column}
+          options={COLUMNS.map((c) => [
+            c.key,
+            `${t(c.key)} (${all.filter((o) => c.situations.includes(o.situation)).length})`,
+          ])}
+          onValue={setColumn}
+        />
+      </div>
       <div class="board">
         {COLUMNS.map((col) => {
           const items = all.filter((o) => col.situations.includes(o.situation));
           return (
-            <section class="column" key={col.key} aria-labelledby={`col-${col.key}`} data-column={col.key}>
+            <section
+              class="column"
+              key={col.key}
+              aria-labelledby={`col-${col.key}`}
+              data-column={col.key}
+              data-active={col.key === column ? '' : undefined}
+            >
               <h2 id={`col-${col.key}`}>
                 {t(col.key)} <span class="count">{items.length}</span>
               </h2>
               {items.length === 0 && <p class="muted">{t('orders.empty')}</p>}
               {items.map((o) => (
-                <article class="order" key={o.id} data-order-id={o.id} data-situation={o.situation}>
-                  <button type="button" class="link title" onClick={() => openDetail(o.id)}>
-                    #{o.displayId}
-                  </button>
+                // biome-ignore lint/a11y/noStaticElementInteractions: a click anywhere marks the card seen; its buttons do the actions
+                <article
+                  class={`order${unseen.has(o.id) ? ' unseen' : ''}`}
+                  key={o.id}
+                  data-order-id={o.id}
+                  data-situation={o.situation}
+                  data-unseen={unseen.has(o.id) ? '' : undefined}
+                  onClick={() => seen(o.id)}
+                  onKeyDown={() => seen(o.id)}
+                >
+                  <div class="order-head">
+                    <button
+                      type="button"
+                      class="link title"
+                      aria-label={`${t('order.open')} #${o.displayId}`}
+                      onClick={() => openDetail(o.id)}
+                    >
+                      #{o.displayId}
+                    </button>
+                    {unseen.has(o.id) && <span class="badge new">{t('orders.unseen')}</span>}
+                    <span class="elapsed" title={t('orders.elapsed')}>
+                      {elapsed(o.createdAt, now)}
+                    </span>
+                  </div>
                   <p>
                     {o.customerName ?? '—'} · {money(o.total)}
                   </p>
                   <p class="muted">
-                    {o.type} · {o.situation}
+                    {word(lang, 'type', o.type)} · {word(lang, 'situation', o.situation)}
+                    {o.itemCount ? ` · ${o.itemCount} ${t('orders.items')}` : ''}
                   </p>
-                  <div class="row">
-                    {nextActions(o).map((a) => (
-                      <button type="button" class="small primary" key={a} onClick={() => act(o, a)}>
-                        {t(`act.${a}` as Key)}
-                      </button>
-                    ))}
-                    {!final(o.situation) && (
-                      <button type="button" class="small danger" onClick={() => setCancelling(o)}>
-                        {t('act.requestCancellation')}
-                      </button>
-                    )}
-                  </div>
+                  {o.situation === 'PENDING' && o.confirmBy && (
+                    <p class="countdown">
+                      {t('orders.confirmIn')} {countdown(o.confirmBy, now)}
+                    </p>
+                  )}
+                  <div class="row">{actions(o)}</div>
                 </article>
               ))}
             </section>
@@ -173,46 +273,21 @@ export function Orders(props: { store: Store }) {
         })}
       </div>
       {cancelling && (
-        <Confirm
-          message={`${t('act.requestCancellation')} #${cancelling.displayId}?`}
-          onCancel={() => setCancelling(null)}
-          onConfirm={() => {
-            const reason = (document.getElementById('cancel-reason') as HTMLInputElement | null)?.value ?? '';
+        <CancelOrder
+          displayId={cancelling.displayId}
+          onKeep={() => setCancelling(null)}
+          onCancel={(reason) => {
             const o = cancelling;
             setCancelling(null);
             act(o, 'requestCancellation', { reason });
           }}
-        >
-          <Field id="cancel-reason" label={t('order.reason')}>
-            <input id="cancel-reason" maxLength={500} />
-          </Field>
-        </Confirm>
+        />
       )}
       {detail && (
-        <Dialog title={`${t('order.detail')} #${detail.displayId}`} onClose={() => setDetail(null)}>
-          <dl class="facts">
-            <dt>{t('order.customer')}</dt>
-            <dd>{detail.customerName ?? '—'}</dd>
-            <dt>{t('order.total')}</dt>
-            <dd>{money(detail.total)}</dd>
-            <dt>{t('cred.status')}</dt>
-            <dd>{detail.situation}</dd>
-          </dl>
-          <h3>{t('order.history')}</h3>
-          <ol class="history">
-            {detail.history.map((h, i) => (
-              <li key={i}>
-                {fmtDate(h.createdAt, lang)} — {h.trigger}: {h.from ?? '∅'} → {h.to} ({h.actorKind})
-                {h.eventType ? ` · ${h.eventType}` : ''}
-              </li>
-            ))}
-          </ol>
-          <div class="row end">
-            <button type="button" onClick={() => setDetail(null)}>
-              {t('order.close')}
-            </button>
-          </div>
-        </Dialog>
+        <>
+          <OrderDetail order={detail} onClose={() => setDetail(null)} actions={actions(detail.card)} />
+          <Ticket order={detail} />
+        </>
       )}
     </section>
   );

@@ -1,8 +1,11 @@
+import { useContext } from 'preact/hooks';
 import type { Me } from '../api.ts';
-import { useT } from '../ui.tsx';
+import { Ctx, useT } from '../ui.tsx';
+import { word } from '../words.ts';
 
 export function StorePicker(props: { me: Me; onPick: (merchantId: string) => void }) {
   const t = useT();
+  const { lang } = useContext(Ctx);
   if (props.me.stores.length === 0) return <p>{t('stores.none')}</p>;
   return (
     <ul class="stores">
@@ -11,7 +14,7 @@ export function StorePicker(props: { me: Me; onPick: (merchantId: string) => voi
           <button type="button" class="store" onClick={() => props.onPick(s.merchantId)}>
             <strong>{s.name}</strong>
             <span>
-              {t(s.role === 'OWNER' ? 'role.OWNER' : 'role.STAFF')}
+              {word(lang, 'role', s.role)}
               {s.test ? ` · ${t('test.badge')}` : ''}
             </span>
           </button>

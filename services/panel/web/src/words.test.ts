@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { countdown, elapsed, formatBrl, historyLine, parseBrl, word } from './words.ts';
+
+describe('the merchant words', () => {
+  it('translates codes, and shows an unknown one as is', () => {
+    expect(word('pt-BR', 'situation', 'PENDING')).toBe('Novo');
+    expect(word('pt-BR', 'type', 'DELIVERY')).toBe('Entrega');
+    expect(word('pt-BR', 'status', 'ACTIVE')).toBe('Ativa');
+    expect(word('pt-BR', 'mode', 'POLLING')).toBe('Consulta (polling)');
+    expect(word('en', 'situation', 'DONE')).toBe('Finished');
+    expect(word('pt-BR', 'event', 'SOMETHING_NEW')).toBe('SOMETHING_NEW');
+  });
+
+  it('tells the history as sentences', () => {
+    const at = new Date(2026, 0, 5, 20, 14).toISOString();
+    expect(
+      historyLine(
+        { from: 'PENDING', to: 'ACCEPTED', actorKind: 'PANEL', eventType: 'CONFIRMED', createdAt: at },
+        'pt-BR',
+      ),
+    ).toBe('Aceito pelo painel às 20:14');
+    expect(
+      historyLine(
+        { from: null, to: 'PENDING', actorKind: 'CHANNEL', eventType: 'CREATED', createdAt: at },
+        'pt-BR',
+      ),
+    ).toBe('Recebido pelo canal de venda às 20:14');
+    expect(
+      historyLine(
+        {
+          from: 'ACCEPTED',
+          to: 'ACCEPTED',
+          actorKind: 'CREDENTIAL',
+          eventType: 'ORDER_CANCELLATION_REQUEST',
+          createdAt: at,
+        },
+        'en',
+      ),
+    ).toBe('Cancellation request by the integration at 20:14');
+  });
+
+  it('reads BRL prices with comma decimals', () => {
+    expect(parseBrl('12,50')).toBe(12.5);
+    expect(parseBrl('12.5')).toBe(12.5);
+    expect(parseBrl('R$ 1.234,90')).toBe(1234.9);
+    expect(parseBrl('0')).toBe(0);
+    for (const bad of ['', 'doze', '-1', '1,234', '12,5,0']) expect(parseBrl(bad)).toBeNaN();
+    expect(formatBrl(39.9)).toBe('39,90');
+  });
+
+  it('counts time since and until', () => {
+    const now = Date.parse('2026-01-05T20:00:00Z');
+    expect(elapsed('2026-01-05T19:48:10Z', now)).toBe('11 min');
+    expect(elapsed('2026-01-05T18:55:00Z', now)).toBe('1 h 05');
+    expect(countdown('2026-01-05T20:04:59Z', now)).toBe('4:59');
+    expect(countdown('2026-01-05T19:00:00Z', now)).toBe('0:00');
+  });
+});

@@ -1,0 +1,210 @@
+import type { Lang } from './i18n.ts';
+
+/**
+ * The API's codes in the merchant's words (pt-BR and English): order situations and types, event
+ * and delivery states, credential status and modes, who did what. An unknown code is shown as is.
+ */
+type Group =
+  | 'situation'
+  | 'type'
+  | 'status'
+  | 'mode'
+  | 'event'
+  | 'delivery'
+  | 'actor'
+  | 'role'
+  | 'reason'
+  | 'done';
+type Words = Record<Group, Record<string, string>>;
+
+const pt: Words = {
+  situation: {
+    PENDING_PAYMENT: 'Aguardando pagamento',
+    PENDING: 'Novo',
+    ACCEPTED: 'Aceito',
+    PREPARING: 'Em preparo',
+    READY: 'Pronto',
+    DELIVERY: 'Em entrega',
+    DONE: 'Concluído',
+    CANCELLED: 'Cancelado',
+  },
+  type: { DELIVERY: 'Entrega', TAKEOUT: 'Retirada', INDOOR: 'No local' },
+  status: {
+    ACTIVE: 'Ativa',
+    PAUSED: 'Pausada',
+    REVOKED: 'Revogada',
+    AVAILABLE: 'Disponível',
+    UNAVAILABLE: 'Indisponível',
+  },
+  mode: { POLLING: 'Consulta (polling)', WEBHOOK: 'Webhook', BOTH: 'Consulta e webhook' },
+  event: {
+    CREATED: 'Pedido criado',
+    CONFIRMED: 'Pedido aceito',
+    PREPARING: 'Preparo iniciado',
+    READY_FOR_PICKUP: 'Pronto para retirada',
+    DISPATCHED: 'Saiu para entrega',
+    CONCLUDED: 'Concluído',
+    CANCELLED: 'Cancelado',
+    MODIFIED: 'Alterado',
+    ORDER_CANCELLATION_REQUEST: 'Pedido de cancelamento',
+    CANCELLATION_REQUEST_DENIED: 'Cancelamento recusado',
+    TEST: 'Evento de teste',
+  },
+  delivery: {
+    PENDING: 'Na fila',
+    DELIVERED: 'Entregue (2xx)',
+    WEBHOOK_FAILED: 'Falhou',
+    SKIPPED: 'Não enviado',
+    CLEARED: 'Fila limpa',
+    NONE: 'Sem webhook',
+  },
+  actor: {
+    PANEL: 'pelo painel',
+    CHANNEL: 'pelo canal de venda',
+    CREDENTIAL: 'pela integração',
+    CUSTOMER: 'pelo cliente',
+    COURIER: 'pelo entregador',
+    ADMIN: 'pelo suporte',
+    SYSTEM: 'pelo sistema',
+  },
+  role: { OWNER: 'Proprietário(a)', STAFF: 'Equipe' },
+  reason: {
+    CUSTOMER: 'Cliente desistiu',
+    OUT_OF_STOCK: 'Item em falta',
+    CLOSED: 'Loja fechando / sem capacidade',
+    ADDRESS: 'Endereço fora da área de entrega',
+    PAYMENT: 'Problema no pagamento',
+    OTHER: 'Outro motivo',
+  },
+  done: {
+    PENDING_PAYMENT: 'Criado, aguardando pagamento,',
+    PENDING: 'Recebido',
+    ACCEPTED: 'Aceito',
+    PREPARING: 'Preparo iniciado',
+    READY: 'Marcado como pronto',
+    DELIVERY: 'Saiu para entrega',
+    DONE: 'Concluído',
+    CANCELLED: 'Cancelado',
+  },
+};
+
+const en: Words = {
+  situation: {
+    PENDING_PAYMENT: 'Awaiting payment',
+    PENDING: 'New',
+    ACCEPTED: 'Accepted',
+    PREPARING: 'Preparing',
+    READY: 'Ready',
+    DELIVERY: 'Out for delivery',
+    DONE: 'Finished',
+    CANCELLED: 'Cancelled',
+  },
+  type: { DELIVERY: 'Delivery', TAKEOUT: 'Takeout', INDOOR: 'Dine-in' },
+  status: {
+    ACTIVE: 'Active',
+    PAUSED: 'Paused',
+    REVOKED: 'Revoked',
+    AVAILABLE: 'Available',
+    UNAVAILABLE: 'Unavailable',
+  },
+  mode: { POLLING: 'Polling', WEBHOOK: 'Webhook', BOTH: 'Polling and webhook' },
+  event: {
+    CREATED: 'Order created',
+    CONFIRMED: 'Order accepted',
+    PREPARING: 'Preparation started',
+    READY_FOR_PICKUP: 'Ready for pickup',
+    DISPATCHED: 'Out for delivery',
+    CONCLUDED: 'Finished',
+    CANCELLED: 'Cancelled',
+    MODIFIED: 'Changed',
+    ORDER_CANCELLATION_REQUEST: 'Cancellation request',
+    CANCELLATION_REQUEST_DENIED: 'Cancellation denied',
+    TEST: 'Test event',
+  },
+  delivery: {
+    PENDING: 'Queued',
+    DELIVERED: 'Delivered (2xx)',
+    WEBHOOK_FAILED: 'Failed',
+    SKIPPED: 'Not sent',
+    CLEARED: 'Queue cleared',
+    NONE: 'No webhook',
+  },
+  actor: {
+    PANEL: 'from the panel',
+    CHANNEL: 'by the sales channel',
+    CREDENTIAL: 'by the integration',
+    CUSTOMER: 'by the customer',
+    COURIER: 'by the courier',
+    ADMIN: 'by support',
+    SYSTEM: 'by the system',
+  },
+  role: { OWNER: 'Owner', STAFF: 'Staff' },
+  reason: {
+    CUSTOMER: 'Customer gave up',
+    OUT_OF_STOCK: 'Item out of stock',
+    CLOSED: 'Store closing / no capacity',
+    ADDRESS: 'Address outside the delivery area',
+    PAYMENT: 'Payment problem',
+    OTHER: 'Other reason',
+  },
+  done: {
+    PENDING_PAYMENT: 'Created, awaiting payment,',
+    PENDING: 'Received',
+    ACCEPTED: 'Accepted',
+    PREPARING: 'Preparation started',
+    READY: 'Marked ready',
+    DELIVERY: 'Out for delivery',
+    DONE: 'Finished',
+    CANCELLED: 'Cancelled',
+  },
+};
+
+const all: Record<Lang, Words> = { 'pt-BR': pt, en };
+
+export const word = (lang: Lang, group: Group, code: string | null | undefined): string =>
+  code ? (all[lang][group][code] ?? code) : '—';
+
+export const REASONS = Object.keys(pt.reason);
+
+const time = (iso: string, lang: Lang) =>
+  new Date(iso).toLocaleTimeString(lang === 'en' ? 'en-GB' : 'pt-BR', { hour: '2-digit', minute: '2-digit' });
+
+/** One line of an order's history as a sentence: "Aceito pelo painel às 20:14". */
+export function historyLine(
+  h: {
+    from: string | null;
+    to: string;
+    actorKind: string | null;
+    eventType: string | null;
+    createdAt: string;
+  },
+  lang: Lang,
+): string {
+  const what = h.from === h.to && h.eventType ? word(lang, 'event', h.eventType) : word(lang, 'done', h.to);
+  const who = h.actorKind ? ` ${word(lang, 'actor', h.actorKind)}` : '';
+  return `${what}${who} ${lang === 'en' ? 'at' : 'às'} ${time(h.createdAt, lang)}`;
+}
+
+/** "12 min", "1 h 05" since `iso` (at `now`). */
+export function elapsed(iso: string | null, now: number): string {
+  if (!iso) return '—';
+  const min = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, '0')}`;
+}
+
+/** "4:59" left until `iso`, "0:00" when past. */
+export function countdown(iso: string, now: number): string {
+  const s = Math.max(0, Math.floor((Date.parse(iso) - now) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** A price typed the Brazilian way ("12,50", "1.234,5", "12.5") in reais; NaN when not a price. */
+export function parseBrl(text: string): number {
+  const s = text.trim().replace(/^R\$\s*/, '');
+  if (/^\d+([,.]\d{1,2})?$/.test(s)) return Number(s.replace(',', '.'));
+  if (/^\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(s)) return Number(s.replace(/\./g, '').replace(',', '.'));
+  return Number.NaN;
+}
+
+/** A price for an input: 12.5 -> "12,50". */
+export const formatBrl = (v: number) => v.toFixed(2).replace('.', ',');
