@@ -92,24 +92,27 @@ export function Dialog(props: { title: string; children: ComponentChildren; onCl
   );
 }
 
-/** Asks before a destructive action. */
+/** Asks before a destructive action; the buttons name what they do (`confirmLabel`, `cancelLabel`). */
 export function Confirm(props: {
   message: string;
   onConfirm: () => void;
   onCancel: () => void;
+  title?: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
   children?: ComponentChildren;
 }) {
   const t = useT();
   return (
-    <Dialog title={t('confirm.ok')} onClose={props.onCancel}>
+    <Dialog title={props.title ?? t('confirm.title')} onClose={props.onCancel}>
       <p>{props.message}</p>
       {props.children}
       <div class="row end">
         <button type="button" onClick={props.onCancel}>
-          {t('confirm.cancel')}
+          {props.cancelLabel ?? t('confirm.cancel')}
         </button>
         <button type="button" class="danger" onClick={props.onConfirm}>
-          {t('confirm.ok')}
+          {props.confirmLabel ?? t('confirm.ok')}
         </button>
       </div>
     </Dialog>

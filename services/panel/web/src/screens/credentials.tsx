@@ -1,6 +1,8 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Store, storePath } from '../api.ts';
+import { ApiError, api, fieldErrors as apiFieldErrors, type Store, storePath } from '../api.ts';
+import { fieldLabel } from '../i18n.ts';
 import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, Grid, Secret, SmallButton, useT } from '../ui.tsx';
+import { word } from '../words.ts';
 import { Events } from './events.tsx';
 import { Webhook } from './webhook.tsx';
 
@@ -23,15 +25,9 @@ interface Created extends Credential {
 const SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'];
 const MODES = ['POLLING', 'WEBHOOK', 'BOTH'];
 
-function fieldErrors(err: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (err instanceof ApiError && err.body?.errors)
-    for (const [k, v] of Object.entries(err.body.errors)) out[k.split(/[.[]/)[0]] = v.join(' ');
-  return out;
-}
-
 function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
   const t = useT();
+  const { lang } = useContext(Ctx);
   const [mode, setMode] = useState('POLLING');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = async (e: Event) => {
@@ -51,7 +47,13 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
       setMode('POLLING');
       props.onCreated(c);
     } catch (err) {
-      setErrors({ ...fieldErrors(err), _: err instanceof ApiError ? err.message : t('error.generic') });
+      const fields = apiFieldErrors(err, (path) => fieldLabel(t, path));
+      const general = Object.keys(fields).length
+        ? t('error.fields')
+        : err instanceof ApiError
+          ? err.message
+          : t('error.generic');
+      setErrors({ ...fields, _: general });
     }
   };
   return (
@@ -73,7 +75,9 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
       <Field id="cred-mode" label={t('cred.mode')}>
         <select id="cred-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value)}>
           {MODES.map((m) => (
-            <option key={m}>{m}</option>
+            <option key={m} value={m}>
+              {word(lang, 'mode', m)}
+            </option>
           ))}
         </select>
       </Field>
@@ -169,17 +173,23 @@ export function Credentials(props: { store: Store }) {
         >
           {list.map((c) => (
             <tr key={c.clientId} data-client-id={c.clientId}>
-              <td>{c.name}</td>
-              <td class="mono">{c.clientId}</td>
-              <td>
-                <span class={`status ${c.status.toLowerCase()}`}>{c.status}</span>
+              <td data-label={t('cred.name')}>{c.name}</td>
+              <td data-label={t('cred.clientId')} class="mono">
+                {c.clientId}
               </td>
-              <td>{c.scopes.join(', ')}</td>
-              <td>
-                {c.deliveryMode}
+              <td data-label={t('cred.status')}>
+                <span class={`status ${c.status.toLowerCase()}`} data-status={c.status}>
+                  {word(lang, 'status', c.status)}
+                </span>
+              </td>
+              <td data-label={t('cred.scopes')}>{c.scopes.join(', ')}</td>
+              <td data-label={t('cred.mode')}>
+                {word(lang, 'mode', c.deliveryMode)}
                 {c.apiProfile === 'OPEN_DELIVERY' ? ' · Open Delivery' : ''}
               </td>
-              <td>{c.includeMarketplaceOrders ? t('cred.yes') : t('cred.no')}</td>
+              <td data-label={t('cred.marketplace')}>
+                {c.includeMarketplaceOrders ? t('cred.yes') : t('cred.no')}
+              </td>
               <td class="actions">
                 {c.status !== 'REVOKED' && (
                   <>
@@ -234,6 +244,9 @@ export function Credentials(props: { store: Store }) {
       )}
       {confirm && (
         <Confirm
+          title={t(confirm.action === 'pause' ? 'cred.pause' : 'cred.revoke')}
+          confirmLabel={t(confirm.action === 'pause' ? 'cred.pause' : 'cred.revoke')}
+          cancelLabel={t('cred.keep')}
           message={t(confirm.action === 'pause' ? 'cred.pauseConfirm' : 'cred.revokeConfirm')}
           onCancel={() => setConfirm(null)}
           onConfirm={() => {

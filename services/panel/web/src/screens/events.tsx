@@ -1,18 +1,35 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { api, type Store, storePath } from '../api.ts';
-import { Choice, Ctx, fmtDate, Grid, useT } from '../ui.tsx';
+import { ApiError, api, type Store, storePath } from '../api.ts';
+import { Banner, Choice, Ctx, Dialog, fmtDate, useT } from '../ui.tsx';
+import { word } from '../words.ts';
 import type { Credential } from './credentials.tsx';
 
+interface Delivery {
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
+}
 interface Entry {
   seq: number;
   eventId: string;
   eventType: string;
   orderId: string;
+  displayId: string | null;
   createdAt: string;
   acknowledged: boolean;
+  acknowledgedAt: string | null;
+  envelope: unknown;
+  delivery: Delivery | null;
+}
+interface Page {
+  items: Entry[];
+  next: string | null;
+  pending: number;
 }
 const TYPES = [
-  '',
   'CREATED',
   'CONFIRMED',
   'PREPARING',
@@ -23,34 +40,53 @@ const TYPES = [
   'MODIFIED',
 ];
 
-/** The credential's feed: pending or acknowledged, type filter, `before` paging, link to the order. */
+/**
+ * The credential's events, as the best webhook dashboards show them: the webhook delivery beside
+ * the integrator's acknowledgment, the board's order number, payload and last answer, filters
+ * applied by the server, resend from any event.
+ */
 export function Events(props: { store: Store; credential: Credential }) {
   const t = useT();
   const { lang } = useContext(Ctx);
   const [state, setState] = useState('all');
   const [type, setType] = useState('');
-  const [pages, setPages] = useState<(number | null)[]>([null]);
-  const [page, setPage] = useState<{ items: Entry[]; nextBefore: number | null } | null>(null);
-  const before = pages[pages.length - 1];
-  useEffect(() => {
+  const [pages, setPages] = useState<(string | null)[]>([null]);
+  const [page, setPage] = useState<Page | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [viewing, setViewing] = useState<Entry | null>(null);
+  const [feedback, setFeedback] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const base = storePath(props.store.merchantId, `/credentials/${props.credential.clientId}`);
+  const cursor = pages[pages.length - 1];
+  const load = () => {
+    setFailed(false);
     const q = new URLSearchParams({
-      state,
       limit: '20',
-      ...(before ? { before: String(before) } : {}),
+      ...(state === 'failed' ? { delivery: 'failed' } : { state }),
+      ...(cursor ? { page: cursor } : {}),
       ...(type ? { eventType: type } : {}),
     });
-    api<{ items: Entry[]; nextBefore: number | null }>(
-      'GET',
-      storePath(props.store.merchantId, `/credentials/${props.credential.clientId}/events?${q}`),
-    )
+    api<Page>('GET', `${base}/events?${q}`)
       .then(setPage)
-      .catch(() => setPage({ items: [], nextBefore: null }));
-  }, [state, type, before, props.credential.clientId]);
+      .catch(() => setFailed(true));
+  };
+  useEffect(load, [state, type, cursor, base]);
   const reset = () => setPages([null]);
+  const resend = async (e: Entry) => {
+    setFeedback(null);
+    try {
+      await api('POST', `${base}/events/${e.eventId}/resend`);
+      setFeedback({ kind: 'ok', text: `${t('wh.resent')} (${word(lang, 'event', e.eventType)})` });
+      load();
+    } catch (err) {
+      setFeedback({ kind: 'error', text: err instanceof ApiError ? err.message : t('error.generic') });
+    }
+  };
+  const order = (e: Entry) => (e.displayId ? `#${e.displayId}` : e.orderId.slice(0, 8));
 
   return (
     <section class="card" aria-labelledby="ev-title">
       <h3 id="ev-title">{t('ev.title')}</h3>
+      <p class="muted note">{t('wh.ackNote')}</p>
       <div class="row">
         <Choice
           label={t('ev.state')}
@@ -59,6 +95,7 @@ export function Events(props: { store: Store; credential: Credential }) {
             ['all', t('ev.all')],
             ['pending', t('ev.pending')],
             ['acknowledged', t('ev.acknowledged')],
+            ['failed', t('ev.failed')],
           ]}
           onValue={(v) => {
             setState(v);
@@ -68,27 +105,62 @@ export function Events(props: { store: Store; credential: Credential }) {
         <Choice
           label={t('ev.type')}
           value={type}
-          options={TYPES.map((x) => [x, x || t('ev.all')])}
-          onValue={setType}
+          options={[['', t('ev.all')], ...TYPES.map((x): [string, string] => [x, word(lang, 'event', x)])]}
+          onValue={(v) => {
+            setType(v);
+            reset();
+          }}
         />
       </div>
-      {!page || page.items.length === 0 ? (
-        <p>{t('ev.none')}</p>
-      ) : (
-        <Grid label={t('ev.title')} columns={['wh.when', 'ev.type', 'ev.order', 'ev.state']}>
+      {feedback && <Banner kind={feedback.kind}>{feedback.text}</Banner>}
+      {failed && (
+        <Banner kind="error">
+          {t('error.load')}{' '}
+          <button type="button" class="small" onClick={load}>
+            {t('error.retry')}
+          </button>
+        </Banner>
+      )}
+      {page && page.items.length === 0 && <p>{t('ev.none')}</p>}
+      {page && page.items.length > 0 && (
+        <ul class="events" aria-label={t('ev.title')}>
           {page.items.map((e) => (
-            <tr key={e.seq}>
-              <td>{fmtDate(e.createdAt, lang)}</td>
-              <td>{e.eventType}</td>
-              <td>
-                <a href={`/panel/s/${props.store.merchantId}/orders?order=${e.orderId}`} class="mono">
-                  {e.orderId.slice(0, 8)}
-                </a>
-              </td>
-              <td>{e.acknowledged ? t('ev.acknowledged') : t('ev.pending')}</td>
-            </tr>
+            <li key={e.eventId} class="event" data-event-id={e.eventId} data-event-type={e.eventType}>
+              <div class="event-main">
+                <strong>{word(lang, 'event', e.eventType)}</strong>{' '}
+                <a href={`/panel/s/${props.store.merchantId}/orders?order=${e.orderId}`}>{order(e)}</a>
+                <span class="muted"> · {fmtDate(e.createdAt, lang)}</span>
+              </div>
+              <dl class="event-states">
+                <div>
+                  <dt>{t('wh.delivery')}</dt>
+                  <dd>
+                    <span
+                      class={`status ${e.delivery?.status === 'DELIVERED' ? 'active' : e.delivery?.status === 'WEBHOOK_FAILED' ? 'revoked' : 'paused'}`}
+                      data-delivery={e.delivery?.status ?? 'NONE'}
+                    >
+                      {word(lang, 'delivery', e.delivery?.status ?? 'NONE')}
+                    </span>
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('wh.ack')}</dt>
+                  <dd data-ack={e.acknowledged ? 'yes' : 'no'}>
+                    {e.acknowledged ? t('ev.acknowledged') : t('ev.pending')}
+                  </dd>
+                </div>
+              </dl>
+              <div class="row">
+                <button type="button" class="small" onClick={() => setViewing(e)}>
+                  {t('wh.view')} <span class="sr-only">{word(lang, 'event', e.eventType)}</span>
+                </button>
+                <button type="button" class="small" onClick={() => resend(e)}>
+                  {t('wh.resend')} <span class="sr-only">{word(lang, 'event', e.eventType)}</span>
+                </button>
+              </div>
+            </li>
           ))}
-        </Grid>
+        </ul>
       )}
       <div class="row">
         {pages.length > 1 && (
@@ -96,12 +168,46 @@ export function Events(props: { store: Store; credential: Credential }) {
             ←
           </button>
         )}
-        {page?.nextBefore && (
-          <button type="button" class="small" onClick={() => setPages([...pages, page.nextBefore])}>
+        {page?.next && (
+          <button type="button" class="small" onClick={() => setPages([...pages, page.next])}>
             {t('ev.more')}
           </button>
         )}
       </div>
+      {viewing && (
+        <Dialog
+          title={`${word(lang, 'event', viewing.eventType)} · ${order(viewing)}`}
+          onClose={() => setViewing(null)}
+        >
+          <h3>{t('wh.payload')}</h3>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be keyboard-reachable */}
+          <pre class="payload" tabIndex={0}>
+            {JSON.stringify(viewing.envelope, null, 2)}
+          </pre>
+          <h3>{t('wh.response')}</h3>
+          {viewing.delivery ? (
+            <dl class="facts">
+              <dt>{t('wh.delivery')}</dt>
+              <dd>{word(lang, 'delivery', viewing.delivery.status)}</dd>
+              <dt>{t('wh.status')}</dt>
+              <dd>{viewing.delivery.lastStatusCode ?? '—'}</dd>
+              <dt>{t('wh.error')}</dt>
+              <dd>{viewing.delivery.lastError ?? '—'}</dd>
+              <dt>{t('wh.attempts')}</dt>
+              <dd>{viewing.delivery.attempts}</dd>
+              <dt>{t('wh.when')}</dt>
+              <dd>{fmtDate(viewing.delivery.deliveredAt, lang)}</dd>
+            </dl>
+          ) : (
+            <p>{t('wh.noResponse')}</p>
+          )}
+          <div class="row end">
+            <button type="button" onClick={() => setViewing(null)}>
+              {t('order.close')}
+            </button>
+          </div>
+        </Dialog>
+      )}
     </section>
   );
 }

@@ -52,7 +52,10 @@ describe('menu editor model', () => {
     expect(draft.items[0]).toMatchObject({
       categoryId: 'c',
       price: '',
-      variations: 'M=30\nG=40',
+      variations: [
+        { name: 'M', price: '30,00' },
+        { name: 'G', price: '40,00' },
+      ],
       optionGroupIds: ['bordas'],
     });
     expect(draft.groups.map((g) => g.id)).toEqual(['bordas']);
@@ -82,7 +85,7 @@ describe('menu editor model', () => {
           categoryId: 'c',
           available: true,
           price: '-1',
-          variations: '',
+          variations: [],
           optionGroupIds: [],
         },
         {
@@ -92,7 +95,7 @@ describe('menu editor model', () => {
           categoryId: 'c',
           available: true,
           price: '',
-          variations: 'sem preço',
+          variations: [{ name: 'Grande', price: 'sem preço' }],
           optionGroupIds: [],
         },
         {
@@ -102,11 +105,11 @@ describe('menu editor model', () => {
           categoryId: 'c',
           available: true,
           price: '12,50',
-          variations: '',
+          variations: [],
           optionGroupIds: [],
         },
       ],
-      groups: [{ id: 'g', name: 'G', min: '2', max: '1', options: 'x=1' }],
+      groups: [{ id: 'g', name: 'G', min: '2', max: '1', options: [{ name: 'x', price: '1' }] }],
     };
     expect(draftErrors(d, msg)).toEqual({
       'categories[0].name': 'req',
@@ -116,5 +119,16 @@ describe('menu editor model', () => {
       'optionGroups[0].maxPermitted': 'minmax',
     });
     expect(toInput(d).items[2]).toMatchObject({ price: { value: 12.5 } });
+    d.items[1].variations = [
+      { name: 'Média', price: '39,90' },
+      { name: '', price: '' },
+      { name: 'Grande', price: '1.054,5' },
+    ];
+    expect(toInput(d).items[1]).toMatchObject({
+      variations: [
+        { name: 'Média', price: { value: 39.9 } },
+        { name: 'Grande', price: { value: 1054.5 } },
+      ],
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { Menu } from '@od/contracts';
+import { formatBrl, parseBrl } from '../words.ts';
 
 /** The menu editor's draft and its conversions from the public menu and to the catalog's input. */
 export interface DraftItem {
@@ -7,10 +8,10 @@ export interface DraftItem {
   description: string;
   categoryId: string;
   available: boolean;
-  /** price in reais as typed */
+  /** price in reais as typed ("12,50") */
   price: string;
-  /** "name=price" lines; when not empty the item has size variations instead of one price */
-  variations: string;
+  /** sizes, each with its own price; when not empty the item has no single price */
+  variations: PricedRow[];
   optionGroupIds: string[];
 }
 export interface DraftGroup {
@@ -18,8 +19,12 @@ export interface DraftGroup {
   name: string;
   min: string;
   max: string;
-  /** "name=price" lines */
-  options: string;
+  options: PricedRow[];
+}
+/** A size or an option: its name and its price in reais as typed ("12,50"). */
+export interface PricedRow {
+  name: string;
+  price: string;
 }
 export interface DraftCategory {
   id: string;
@@ -35,8 +40,8 @@ export interface Draft {
 }
 
 const VARIATIONS = '-variacoes'; // VARIATIONS_SUFFIX of @od/contracts (not bundled: it brings zod)
-const lines = (opts: { name: string; price: { value: number } }[]) =>
-  opts.map((o) => `${o.name}=${o.price.value}`).join('\n');
+const rows = (opts: { name: string; price: { value: number } }[]): PricedRow[] =>
+  opts.map((o) => ({ name: o.name, price: formatBrl(o.price.value) }));
 
 export const newId = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -59,8 +64,8 @@ export function fromPublic(menu: Menu | null): Draft {
         description: i.description ?? '',
         categoryId: menu.categories.find((c) => c.itemOfferIds.includes(i.id))?.id ?? '',
         available: i.status !== 'UNAVAILABLE',
-        price: variations ? '' : String(i.price.value),
-        variations: variations ? lines(variations.options) : '',
+        price: variations ? '' : formatBrl(i.price.value),
+        variations: variations ? rows(variations.options) : [],
         optionGroupIds: i.optionGroupIds.filter((g) => g !== i.id + VARIATIONS),
       };
     }),
@@ -71,23 +76,24 @@ export function fromPublic(menu: Menu | null): Draft {
         name: g.name,
         min: String(g.minPermitted),
         max: String(g.maxPermitted),
-        options: lines(g.options),
+        options: rows(g.options),
       })),
   };
 }
 
-function parseLines(text: string): { name: string; value: number }[] | null {
+/** Rows with a name and a price >= 0 (empty rows left out), or null when one is wrong. */
+function parseRows(list: PricedRow[]): { name: string; value: number }[] | null {
   const out: { name: string; value: number }[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (!line) continue;
-    const i = line.lastIndexOf('=');
-    const value = Number(line.slice(i + 1).replace(',', '.'));
-    if (i <= 0 || !Number.isFinite(value) || value < 0) return null;
-    out.push({ name: line.slice(0, i).trim(), value });
+  for (const r of list) {
+    if (!r.name.trim() && !r.price.trim()) continue;
+    const value = parseBrl(r.price);
+    if (!r.name.trim() || Number.isNaN(value)) return null;
+    out.push({ name: r.name.trim(), value });
   }
   return out;
 }
+
+const hasRows = (list: PricedRow[]) => list.some((r) => r.name.trim() || r.price.trim());
 
 /** Field errors found before saving (keys are the catalog's paths, e.g. `items[0].price`). */
 export function draftErrors(
@@ -100,14 +106,13 @@ export function draftErrors(
   });
   d.items.forEach((it, i) => {
     if (!it.name.trim()) e[`items[${i}].name`] = msg.required;
-    if (it.variations.trim()) {
-      if (!parseLines(it.variations)?.length) e[`items[${i}].variations`] = msg.lines;
-    } else if (it.price.trim() === '' || !(Number(it.price.replace(',', '.')) >= 0))
-      e[`items[${i}].price`] = msg.price;
+    if (hasRows(it.variations)) {
+      if (!parseRows(it.variations)?.length) e[`items[${i}].variations`] = msg.lines;
+    } else if (Number.isNaN(parseBrl(it.price))) e[`items[${i}].price`] = msg.price;
   });
   d.groups.forEach((g, i) => {
     if (!g.name.trim()) e[`optionGroups[${i}].name`] = msg.required;
-    if (!parseLines(g.options)) e[`optionGroups[${i}].options`] = msg.lines;
+    if (!parseRows(g.options)) e[`optionGroups[${i}].options`] = msg.lines;
     if (Number(g.min) > Number(g.max)) e[`optionGroups[${i}].maxPermitted`] = msg.minMax;
   });
   return e;
@@ -130,14 +135,14 @@ export function toInput(d: Draft) {
       name: i.name,
       description: i.description,
       status: i.available ? 'AVAILABLE' : 'UNAVAILABLE',
-      ...(i.variations.trim()
+      ...(hasRows(i.variations)
         ? {
-            variations: (parseLines(i.variations) ?? []).map((v) => ({
+            variations: (parseRows(i.variations) ?? []).map((v) => ({
               name: v.name,
               price: { value: v.value },
             })),
           }
-        : { price: { value: Number(i.price.replace(',', '.')) } }),
+        : { price: { value: parseBrl(i.price) } }),
       optionGroupIds: i.optionGroupIds,
     })),
     optionGroups: d.groups.map((g, index) => ({
@@ -146,7 +151,7 @@ export function toInput(d: Draft) {
       index,
       minPermitted: Number(g.min) || 0,
       maxPermitted: Number(g.max) || 0,
-      options: (parseLines(g.options) ?? []).map((o, oi) => ({
+      options: (parseRows(g.options) ?? []).map((o, oi) => ({
         id: `${g.id}-${oi + 1}`,
         name: o.name,
         index: oi,

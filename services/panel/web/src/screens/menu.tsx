@@ -1,8 +1,15 @@
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
 import { Banner, Check, Field, TextField, useT } from '../ui.tsx';
-import { type Draft, draftErrors, fromPublic, newId, toInput } from './menu-model.ts';
+import {
+  type Draft,
+  type DraftItem,
+  draftErrors,
+  fromPublic,
+  newId,
+  type PricedRow,
+  toInput,
+} from './menu-model.ts';
 
 /** Catalog paths (`items[0].price.value`) narrowed to the editor's fields (`items[0].price`). */
 function serverErrors(err: unknown): Record<string, string> {
@@ -15,73 +22,109 @@ function serverErrors(err: unknown): Record<string, string> {
   return out;
 }
 
-/**
- * The editor's three lists: their card (id, title, add button) and the catalog's name of the list
- * (its error paths: `optionGroups[0].name`).
- */
-const LISTS = {
-  categories: { id: 'm-cats', title: 'menu.categories', add: 'menu.addCategory', path: 'categories' },
-  items: { id: 'm-items', title: 'menu.items', add: 'menu.addItem', path: 'items' },
-  groups: { id: 'm-groups', title: 'menu.groups', add: 'menu.addGroup', path: 'optionGroups' },
-} as const;
-type List = keyof typeof LISTS;
+const blankItem = (categoryId: string): DraftItem => ({
+  id: newId('item'),
+  name: '',
+  description: '',
+  categoryId,
+  available: true,
+  price: '',
+  variations: [],
+  optionGroupIds: [],
+});
 
-/** A new, empty entry of each list. */
-const BLANK: { [L in List]: (d: Draft) => Draft[L][number] } = {
-  categories: () => ({ id: newId('cat'), name: '', available: true }),
-  items: (d) => ({
-    id: newId('item'),
-    name: '',
-    description: '',
-    categoryId: d.categories[0]?.id ?? '',
-    available: true,
-    price: '',
-    variations: '',
-    optionGroupIds: [],
-  }),
-  groups: () => ({ id: newId('grp'), name: '', min: '0', max: '1', options: '' }),
-};
-
-/** A card of the editor: its entries, then the button adding one. */
-function ListCard(props: { list: List; onAdd: () => void; children: ComponentChildren }) {
+/** Sizes or options: one row each, a name and its own BRL price ("12,50"). */
+function PricedRows(props: {
+  id: string;
+  legend: string;
+  add: string;
+  rows: PricedRow[];
+  error?: string;
+  onRows: (rows: PricedRow[]) => void;
+}) {
   const t = useT();
-  const { id, title, add } = LISTS[props.list];
+  const set = (i: number, key: keyof PricedRow, v: string) =>
+    props.onRows(props.rows.map((r, j) => (j === i ? { ...r, [key]: v } : r)));
   return (
-    <section class="card" aria-labelledby={id}>
-      <h2 id={id}>{t(title)}</h2>
-      {props.children}
-      <button type="button" onClick={props.onAdd}>
-        {t(add)}
+    <fieldset class={`priced${props.error ? ' invalid' : ''}`} id={props.id}>
+      <legend>{props.legend}</legend>
+      {props.rows.map((r, i) => (
+        <div class="row priced-row" key={i}>
+          <TextField
+            id={`${props.id}-${i}-name`}
+            label={t('menu.rowName')}
+            value={r.name}
+            onValue={(v) => set(i, 'name', v)}
+          />
+          <TextField
+            id={`${props.id}-${i}-price`}
+            label={t('menu.rowPrice')}
+            inputMode="decimal"
+            value={r.price}
+            onValue={(v) => set(i, 'price', v)}
+          />
+          <button
+            type="button"
+            class="small"
+            onClick={() => props.onRows(props.rows.filter((_, j) => j !== i))}
+          >
+            {t('menu.remove')} <span class="sr-only">{r.name}</span>
+          </button>
+        </div>
+      ))}
+      {props.error && (
+        <p class="error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <button
+        type="button"
+        class="small"
+        onClick={() => props.onRows([...props.rows, { name: '', price: '' }])}
+      >
+        {props.add}
       </button>
-    </section>
+    </fieldset>
   );
 }
 
-type TextKey<L extends List> = {
-  [K in keyof Draft[L][number]]: Draft[L][number][K] extends string ? K : never;
-}[keyof Draft[L][number]] &
-  string;
-
+/**
+ * The menu editor: one section per category with its items, each size or option a row with its own
+ * price, and the save button with its result beside it (a bar at the bottom of the screen).
+ */
 export function MenuEditor(props: { store: Store }) {
   const t = useT();
   const path = storePath(props.store.merchantId, '/menu');
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [preview, setPreview] = useState<unknown>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [msg, setMsg] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [loadFailed, setLoadFailed] = useState(false);
   const load = async () => {
     const r = await api<{ menu: Parameters<typeof fromPublic>[0] }>('GET', path);
     setDraft(fromPublic(r.menu));
-    setPreview(r.menu);
   };
-  useEffect(() => {
-    load().catch(() => setMsg({ kind: 'error', text: t('error.generic') }));
-  }, [path]);
-  if (!draft) return msg ? <Banner kind={msg.kind}>{msg.text}</Banner> : <p>{t('loading')}</p>;
+  const firstLoad = () => {
+    setLoadFailed(false);
+    load().catch(() => setLoadFailed(true));
+  };
+  useEffect(firstLoad, [path]);
+  if (!draft)
+    return loadFailed ? (
+      <Banner kind="error">
+        {t('error.load')}{' '}
+        <button type="button" class="small" onClick={firstLoad}>
+          {t('error.retry')}
+        </button>
+      </Banner>
+    ) : (
+      <p>{t('loading')}</p>
+    );
   const set = (fn: (d: Draft) => void) => {
     const copy = structuredClone(draft);
     fn(copy);
     setDraft(copy);
+    setMsg(null);
   };
   const save = async (e: Event) => {
     e.preventDefault();
@@ -93,8 +136,9 @@ export function MenuEditor(props: { store: Store }) {
     });
     setErrors(local);
     if (Object.keys(local).length) return setMsg({ kind: 'error', text: t('menu.invalid') });
+    setSaving(true);
     try {
-      setPreview(await api('PUT', path, toInput(draft)));
+      await api('PUT', path, toInput(draft));
       setMsg({ kind: 'ok', text: t('menu.saved') });
       await load();
     } catch (err) {
@@ -103,30 +147,95 @@ export function MenuEditor(props: { store: Store }) {
         kind: 'error',
         text: err instanceof ApiError ? (err.body?.message ?? t('menu.invalid')) : t('error.generic'),
       });
+    } finally {
+      setSaving(false);
     }
   };
   const err = (k: string) => errors[k];
-  /**
-   * A text field of one entry of a list: its value, setter, and the catalog's error for it
-   * (`optionGroups[0].minPermitted`: the catalog's name of the list and, when it differs, the field).
-   */
-  const bind = <L extends List>(list: L, i: number, key: TextKey<L>, errField: string = key) => ({
-    value: (draft[list][i] as unknown as Record<string, string>)[key],
-    error: err(`${LISTS[list].path}[${i}].${errField}`),
-    onValue: (v: string) =>
-      set((d) => {
-        (d[list][i] as unknown as Record<string, string>)[key] = v;
-      }),
-  });
-  const remove = (list: List, i: number, name: string) => (
-    <button type="button" class="small" onClick={() => set((d) => d[list].splice(i, 1))}>
-      {t('menu.remove')} <span class="sr-only">{name}</span>
-    </button>
-  );
+
+  const item = (it: DraftItem) => {
+    const i = draft.items.indexOf(it);
+    const sized = it.variations.length > 0;
+    return (
+      <fieldset class="item" key={it.id} data-item-id={it.id}>
+        <legend>{it.name || t('menu.itemName')}</legend>
+        <div class="row">
+          <TextField
+            id={`item-${i}-name`}
+            label={t('menu.itemName')}
+            value={it.name}
+            error={err(`items[${i}].name`)}
+            onValue={(v) => set((d) => (d.items[i].name = v))}
+          />
+          <Field id={`item-${i}-cat`} label={t('menu.category')}>
+            <select
+              id={`item-${i}-cat`}
+              value={it.categoryId}
+              onChange={(e) => set((d) => (d.items[i].categoryId = e.currentTarget.value))}
+            >
+              <option value="">—</option>
+              {draft.categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name || c.id}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {!sized && (
+            <TextField
+              id={`item-${i}-price`}
+              label={t('menu.price')}
+              inputMode="decimal"
+              value={it.price}
+              error={err(`items[${i}].price`)}
+              onValue={(v) => set((d) => (d.items[i].price = v))}
+            />
+          )}
+          <Check
+            label={t('menu.available')}
+            checked={it.available}
+            onChecked={(v) => set((d) => (d.items[i].available = v))}
+          />
+        </div>
+        <PricedRows
+          id={`item-${i}-size`}
+          legend={t('menu.variations')}
+          add={t('menu.addSize')}
+          rows={it.variations}
+          error={err(`items[${i}].variations`)}
+          onRows={(rows) => set((d) => (d.items[i].variations = rows))}
+        />
+        {sized && <p class="muted">{t('menu.sizesHint')}</p>}
+        {draft.groups.length > 0 && (
+          <fieldset>
+            <legend>{t('menu.itemGroups')}</legend>
+            {draft.groups.map((g) => (
+              <label class="check" key={g.id}>
+                <input
+                  type="checkbox"
+                  checked={it.optionGroupIds.includes(g.id)}
+                  onChange={(e) =>
+                    set((d) => {
+                      const ids = d.items[i].optionGroupIds.filter((x) => x !== g.id);
+                      d.items[i].optionGroupIds = e.currentTarget.checked ? [...ids, g.id] : ids;
+                    })
+                  }
+                />{' '}
+                {g.name || g.id}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <button type="button" class="small" onClick={() => set((d) => d.items.splice(i, 1))}>
+          {t('menu.remove')} <span class="sr-only">{it.name}</span>
+        </button>
+      </fieldset>
+    );
+  };
+  const orphans = draft.items.filter((it) => !draft.categories.some((c) => c.id === it.categoryId));
 
   return (
     <form class="menu" onSubmit={save} noValidate>
-      {msg && <Banner kind={msg.kind}>{msg.text}</Banner>}
       <TextField
         id="menu-name"
         label={t('menu.name')}
@@ -134,91 +243,58 @@ export function MenuEditor(props: { store: Store }) {
         value={draft.name}
         onValue={(v) => set((d) => (d.name = v))}
       />
-
-      <ListCard list="categories" onAdd={() => set((d) => d.categories.push(BLANK.categories(d)))}>
-        {draft.categories.map((c, i) => (
-          <div class="row" key={c.id}>
-            <TextField id={`cat-${i}-name`} label={t('menu.category')} {...bind('categories', i, 'name')} />
+      {draft.categories.map((c, ci) => (
+        <section class="card category" key={c.id} aria-labelledby={`cat-${ci}-title`} data-category-id={c.id}>
+          <h2 id={`cat-${ci}-title`}>{c.name || t('menu.category')}</h2>
+          <div class="row">
+            <TextField
+              id={`cat-${ci}-name`}
+              label={t('menu.category')}
+              value={c.name}
+              error={err(`categories[${ci}].name`)}
+              onValue={(v) => set((d) => (d.categories[ci].name = v))}
+            />
             <Check
               label={t('menu.available')}
               checked={c.available}
-              onChecked={(v) => set((d) => (d.categories[i].available = v))}
+              onChecked={(v) => set((d) => (d.categories[ci].available = v))}
             />
-            {remove('categories', i, c.name)}
+            <button type="button" class="small" onClick={() => set((d) => d.categories.splice(ci, 1))}>
+              {t('menu.remove')} <span class="sr-only">{c.name}</span>
+            </button>
           </div>
-        ))}
-      </ListCard>
+          {draft.items.filter((it) => it.categoryId === c.id).map(item)}
+          <button type="button" onClick={() => set((d) => d.items.push(blankItem(c.id)))}>
+            {t('menu.addItem')} <span class="sr-only">{c.name}</span>
+          </button>
+        </section>
+      ))}
+      {orphans.length > 0 && (
+        <section class="card category" aria-labelledby="cat-none">
+          <h2 id="cat-none">{t('menu.noCategory')}</h2>
+          {orphans.map(item)}
+        </section>
+      )}
+      <button
+        type="button"
+        onClick={() => set((d) => d.categories.push({ id: newId('cat'), name: '', available: true }))}
+      >
+        {t('menu.addCategory')}
+      </button>
 
-      <ListCard list="items" onAdd={() => set((d) => d.items.push(BLANK.items(d)))}>
-        {draft.items.map((it, i) => (
-          <fieldset class="item" key={it.id} data-item-id={it.id}>
-            <legend>{it.name || t('menu.itemName')}</legend>
-            <div class="row">
-              <TextField id={`item-${i}-name`} label={t('menu.itemName')} {...bind('items', i, 'name')} />
-              <Field id={`item-${i}-cat`} label={t('menu.category')}>
-                <select
-                  id={`item-${i}-cat`}
-                  value={it.categoryId}
-                  onChange={(e) => set((d) => (d.items[i].categoryId = e.currentTarget.value))}
-                >
-                  <option value="">—</option>
-                  {draft.categories.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name || c.id}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <TextField
-                id={`item-${i}-price`}
-                label={t('menu.price')}
-                inputMode="decimal"
-                disabled={it.variations.trim() !== ''}
-                {...bind('items', i, 'price')}
-              />
-              <Check
-                label={t('menu.available')}
-                checked={it.available}
-                onChecked={(v) => set((d) => (d.items[i].available = v))}
-              />
-            </div>
-            <TextField
-              id={`item-${i}-var`}
-              label={t('menu.variations')}
-              rows={2}
-              {...bind('items', i, 'variations')}
-            />
-            {draft.groups.length > 0 && (
-              <fieldset>
-                <legend>{t('menu.itemGroups')}</legend>
-                {draft.groups.map((g) => (
-                  <label class="check" key={g.id}>
-                    <input
-                      type="checkbox"
-                      checked={it.optionGroupIds.includes(g.id)}
-                      onChange={(e) =>
-                        set((d) => {
-                          const ids = d.items[i].optionGroupIds.filter((x) => x !== g.id);
-                          d.items[i].optionGroupIds = e.currentTarget.checked ? [...ids, g.id] : ids;
-                        })
-                      }
-                    />{' '}
-                    {g.name || g.id}
-                  </label>
-                ))}
-              </fieldset>
-            )}
-            {remove('items', i, it.name)}
-          </fieldset>
-        ))}
-      </ListCard>
-
-      <ListCard list="groups" onAdd={() => set((d) => d.groups.push(BLANK.groups(d)))}>
+      <section class="card" aria-labelledby="m-groups">
+        <h2 id="m-groups">{t('menu.groups')}</h2>
         {draft.groups.map((g, i) => (
           <fieldset class="item" key={g.id}>
             <legend>{g.name || t('menu.groupName')}</legend>
             <div class="row">
-              <TextField id={`grp-${i}-name`} label={t('menu.groupName')} {...bind('groups', i, 'name')} />
+              <TextField
+                id={`grp-${i}-name`}
+                label={t('menu.groupName')}
+                value={g.name}
+                error={err(`optionGroups[${i}].name`)}
+                onValue={(v) => set((d) => (d.groups[i].name = v))}
+              />
               {(['min', 'max'] as const).map((k) => (
                 <TextField
                   key={k}
@@ -226,32 +302,43 @@ export function MenuEditor(props: { store: Store }) {
                   label={t(`menu.${k}`)}
                   type="number"
                   min={0}
-                  {...bind('groups', i, k, `${k}Permitted`)}
+                  value={g[k]}
+                  error={err(`optionGroups[${i}].${k}Permitted`)}
+                  onValue={(v) => set((d) => (d.groups[i][k] = v))}
                 />
               ))}
             </div>
-            <TextField
-              id={`grp-${i}-opts`}
-              label={t('menu.options')}
-              rows={3}
-              {...bind('groups', i, 'options')}
+            <PricedRows
+              id={`grp-${i}-opt`}
+              legend={t('menu.options')}
+              add={t('menu.addOption')}
+              rows={g.options}
+              error={err(`optionGroups[${i}].options`)}
+              onRows={(rows) => set((d) => (d.groups[i].options = rows))}
             />
-            {remove('groups', i, g.name)}
+            <button type="button" class="small" onClick={() => set((d) => d.groups.splice(i, 1))}>
+              {t('menu.remove')} <span class="sr-only">{g.name}</span>
+            </button>
           </fieldset>
         ))}
-      </ListCard>
+        <button
+          type="button"
+          onClick={() =>
+            set((d) => d.groups.push({ id: newId('grp'), name: '', min: '0', max: '1', options: [] }))
+          }
+        >
+          {t('menu.addGroup')}
+        </button>
+      </section>
 
-      <button type="submit" class="primary">
-        {t('menu.save')}
-      </button>
-
-      <details class="card">
-        <summary>{t('menu.preview')}</summary>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be keyboard-reachable (axe scrollable-region-focusable) */}
-        <pre class="preview" tabIndex={0}>
-          {JSON.stringify(preview ? [preview] : [], null, 2)}
-        </pre>
-      </details>
+      <div class="save-bar">
+        <button type="submit" class="primary" disabled={saving}>
+          {saving ? t('menu.saving') : t('menu.save')}
+        </button>
+        <span class={`save-msg ${msg?.kind ?? ''}`} role={msg?.kind === 'error' ? 'alert' : 'status'}>
+          {msg?.text ?? ''}
+        </span>
+      </div>
     </form>
   );
 }

@@ -229,7 +229,6 @@ export function Orders(props: { store: Store }) {
               </h2>
               {items.length === 0 && <p class="muted">{t('orders.empty')}</p>}
               {items.map((o) => (
-                // biome-ignore lint/a11y/noStaticElementInteractions: a click anywhere marks the card seen; its buttons do the actions
                 <article
                   class={`order${unseen.has(o.id) ? ' unseen' : ''}`}
                   key={o.id}

@@ -1,6 +1,8 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Store, storePath } from '../api.ts';
+import { ApiError, api, fieldErrors, type Store, storePath } from '../api.ts';
+import { fieldLabel } from '../i18n.ts';
 import { Banner, Confirm, Ctx, Field, fmtDate, Grid, useT } from '../ui.tsx';
+import { word } from '../words.ts';
 import { type Credential, SecretsOnce } from './credentials.tsx';
 
 interface Endpoint {
@@ -20,6 +22,14 @@ interface Attempt {
   success: boolean;
 }
 
+interface TestResult {
+  statusCode: number | null;
+  success: boolean;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+}
+
 /** URL (saving it answers a new secret, shown once), rotation, deactivation banner, attempts, resend. */
 export function Webhook(props: { store: Store; credential: Credential; onChanged: () => void }) {
   const t = useT();
@@ -31,6 +41,9 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
   const [rotate, setRotate] = useState(false);
   const [error, setError] = useState('');
   const [urlError, setUrlError] = useState('');
+  const [ok, setOk] = useState('');
+  const [test, setTest] = useState<TestResult | null>(null);
+  const [testing, setTesting] = useState(false);
   const load = async () => {
     setEndpoint(await api<Endpoint>('GET', `${base}/webhook`).catch(() => null));
     setAttempts(
@@ -44,10 +57,12 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
   useEffect(() => {
     load();
   }, [base]);
-  const run = async (fn: () => Promise<void>) => {
+  const run = async (fn: () => Promise<void>, done = '') => {
     setError('');
+    setOk('');
     try {
       await fn();
+      setOk(done);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('error.generic'));
     }
@@ -67,8 +82,8 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
         if (r.webhookSecret) setSecret(r.webhookSecret);
         props.onChanged();
       } catch (err) {
-        if (err instanceof ApiError && err.body?.errors?.webhookUrl)
-          setUrlError(err.body.errors.webhookUrl.join(' '));
+        const fields = fieldErrors(err, (path) => fieldLabel(t, path));
+        if (fields.webhookUrl) setUrlError(fields.webhookUrl);
         else throw err;
       }
     });
@@ -78,6 +93,7 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
     <section class="card" aria-labelledby="wh-title">
       <h3 id="wh-title">{t('wh.title')}</h3>
       {error && <Banner kind="error">{error}</Banner>}
+      {ok && <Banner kind="ok">{ok}</Banner>}
       {endpoint?.deactivated && (
         <Banner kind="warn">
           {t('wh.deactivated')}{' '}
@@ -115,6 +131,41 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
           {t('wh.pending')}: {endpoint.pending}
         </p>
       )}
+      {props.credential.webhookUrl && (
+        <div class="row">
+          <button
+            type="button"
+            disabled={testing}
+            onClick={async () => {
+              setTesting(true);
+              setTest(null);
+              await run(async () => setTest(await api<TestResult>('POST', `${base}/webhook-test`)));
+              setTesting(false);
+            }}
+          >
+            {t('wh.test')}
+          </button>
+        </div>
+      )}
+      {test && (
+        <section
+          class="test-result"
+          aria-labelledby="wh-test-title"
+          data-success={test.success ? 'yes' : 'no'}
+        >
+          <h4 id="wh-test-title">{t('wh.testResult')}</h4>
+          <Banner kind={test.success ? 'ok' : 'error'}>
+            {t('wh.testSent')} {t('wh.status')}: {test.statusCode ?? '—'} · {test.durationMs} ms
+            {test.error ? ` · ${test.error}` : ''}
+          </Banner>
+          {test.responseBody && (
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be keyboard-reachable
+            <pre class="payload" tabIndex={0}>
+              {test.responseBody}
+            </pre>
+          )}
+        </section>
+      )}
       <h4>{t('wh.attempts')}</h4>
       {attempts.length === 0 ? (
         <p>{t('wh.noAttempts')}</p>
@@ -126,18 +177,18 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
         >
           {attempts.map((a) => (
             <tr key={a.id} class="attempt">
-              <td>{fmtDate(a.startedAt, lang)}</td>
-              <td>{a.eventType}</td>
-              <td>
+              <td data-label={t('wh.when')}>{fmtDate(a.startedAt, lang)}</td>
+              <td data-label={t('wh.event')}>{word(lang, 'event', a.eventType)}</td>
+              <td data-label={t('wh.status')}>
                 <span class={`status ${a.success ? 'active' : 'revoked'}`}>{a.statusCode ?? '—'}</span>
               </td>
-              <td>{a.durationMs} ms</td>
-              <td>{a.error ?? ''}</td>
+              <td data-label={t('wh.duration')}>{a.durationMs} ms</td>
+              <td data-label={t('wh.error')}>{a.error ?? '—'}</td>
               <td>
                 <button
                   type="button"
                   class="small"
-                  onClick={() => run(() => api('POST', `${base}/events/${a.eventId}/resend`))}
+                  onClick={() => run(() => api('POST', `${base}/events/${a.eventId}/resend`), t('wh.resent'))}
                 >
                   {t('wh.resend')}
                 </button>
@@ -155,6 +206,9 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
       )}
       {rotate && (
         <Confirm
+          title={t('wh.rotate')}
+          confirmLabel={t('wh.rotate')}
+          cancelLabel={t('cred.keep')}
           message={t('wh.rotateConfirm')}
           onCancel={() => setRotate(false)}
           onConfirm={() => {
