@@ -224,7 +224,7 @@ export async function touchLastPoll(pool: Pool, clientId: string): Promise<void>
 
 /** Per credential of a store: pending entries and last poll (the panel's overview), one query. */
 export async function storeFeedHealth(pool: Pool, merchantId: string) {
-  const r = await pool.query<{ client_id: string; pending: number; last_polled_at: Date | null }>(
+  const r = await pool.query<{ client_id: string; pending: number; last_polled_at: string | null }>(
     `SELECT c.client_id, c.last_polled_at,
             (SELECT count(*)::int FROM feed_entries f WHERE f.credential_id = c.client_id AND f.acked_at IS NULL) AS pending
      FROM credentials c WHERE c.merchant_id = $1 AND c.status <> 'REVOKED'`,
@@ -233,7 +233,7 @@ export async function storeFeedHealth(pool: Pool, merchantId: string) {
   return r.rows.map((x) => ({
     clientId: x.client_id,
     pending: x.pending,
-    lastPollAt: x.last_polled_at ? x.last_polled_at.toISOString() : null,
+    lastPollAt: x.last_polled_at ? new Date(x.last_polled_at).toISOString() : null,
   }));
 }
 

@@ -10,6 +10,9 @@ import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import type { Db } from '../db/client.ts';
 
+/** timestamps come from pg as text (the pool's parsers) */
+const iso = (t: string | Date) => new Date(t).toISOString();
+
 const PAGE_SQL = `SELECT f.seq, f.added_at, f.acked_at, e.event_id, e.event_type, e.order_id, e.created_at, e.envelope
 FROM feed_entries f JOIN events e ON e.event_id = f.event_id
 WHERE f.credential_id = $1
@@ -59,12 +62,12 @@ export const adminEventsHandler =
     const rows = (
       await pool.query<{
         seq: string;
-        added_at: Date;
-        acked_at: Date | null;
+        added_at: string;
+        acked_at: string | null;
         event_id: string;
         event_type: string;
         order_id: string;
-        created_at: Date;
+        created_at: string;
         envelope: string;
       }>(PAGE_SQL, [
         clientId,
@@ -81,10 +84,10 @@ export const adminEventsHandler =
       eventId: r.event_id,
       eventType: r.event_type,
       orderId: r.order_id,
-      createdAt: r.created_at.toISOString(),
-      addedAt: r.added_at.toISOString(),
+      createdAt: iso(r.created_at),
+      addedAt: iso(r.added_at),
       acknowledged: r.acked_at !== null,
-      acknowledgedAt: r.acked_at ? r.acked_at.toISOString() : null,
+      acknowledgedAt: r.acked_at ? iso(r.acked_at) : null,
       envelope: JSON.parse(r.envelope),
     }));
     const pending = await db.feedEntry.count({ where: { credentialId: clientId, ackedAt: null } });
