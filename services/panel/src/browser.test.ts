@@ -49,7 +49,15 @@ async function check(page: Page, name: string) {
   });
   if (phone) {
     const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
-    expect(width, `${name}: wider than the phone`).toBeLessThanOrEqual(PHONE.width);
+    const wide = await page.evaluate(
+      (max) =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > max + 1)
+          .slice(0, 5)
+          .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+      PHONE.width,
+    );
+    expect(width, `${name}: wider than the phone: ${wide.join(', ')}`).toBeLessThanOrEqual(PHONE.width);
   }
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
@@ -113,7 +121,8 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
         coordinates: { latitude: -23.56, longitude: -46.68 },
       },
     },
-    payments: { methods: [{ value: 106, method: 'CASH', type: 'OFFLINE', changeFor: 150 }] },
+    // 2 × (45 + 8) and the sample's R$ 5 delivery fee
+    payments: { methods: [{ value: 111, method: 'CASH', type: 'OFFLINE', changeFor: 150 }] },
   };
 
   beforeAll(async () => {
@@ -271,6 +280,7 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     const tonesBefore = await page.evaluate(() => (window as unknown as { __tones: number }).__tones);
     const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, fullOrder);
     const started = Date.now();
+    expect(r.status).toBe(201);
     const { id, displayId } = await r.json();
     boardOrder = id;
     const card = page.locator(`article[data-order-id="${id}"]`);

@@ -93,12 +93,14 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
         );
         deliveries = failed.items;
         next = failed.nextCursor ? `c:${failed.nextCursor}` : null;
-        feed = must(
-          await upstream<AdminFeedPage>(ctx, request, FEED_OPS.adminEvents, {
-            params,
-            query: { eventIds: deliveries.map((d) => d.eventId).join(','), limit: String(limit) },
-          }),
-        );
+        feed = deliveries.length
+          ? must(
+              await upstream<AdminFeedPage>(ctx, request, FEED_OPS.adminEvents, {
+                params,
+                query: { eventIds: deliveries.map((d) => d.eventId).join(','), limit: String(limit) },
+              }),
+            )
+          : { clientId, status: '', items: [], nextBefore: null, pending: 0 };
         const order = new Map(deliveries.map((d, i) => [d.eventId, i]));
         feed.items.sort((a, b) => (order.get(a.eventId) ?? 0) - (order.get(b.eventId) ?? 0));
       } else {
@@ -136,7 +138,7 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
           delivery: byEvent.get(e.eventId) ?? null,
         })),
         next,
-        pending: feed.pending,
+        ...(q.delivery === 'failed' ? {} : { pending: feed.pending }),
       };
     },
   );

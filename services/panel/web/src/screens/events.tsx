@@ -27,7 +27,7 @@ interface Entry {
 interface Page {
   items: Entry[];
   next: string | null;
-  pending: number;
+  pending?: number;
 }
 const TYPES = [
   'CREATED',
