@@ -234,9 +234,6 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     await row.getByRole('button', { name: 'Retomar' }).click();
     await row.getByText('Ativa').waitFor();
     expect((await requestToken(stack, clientId, clientSecret)).status).toBe(200);
-    // an order before the webhook: its events are pollable, never attempted by webhook
-    const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'TAKEOUT' });
-    earlyOrder = (await r.json()).id;
   }, 120_000);
 
   it('saves a webhook URL, and a test event reaches it signed and shows the answer', async () => {
@@ -265,6 +262,33 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     const bearer = await token();
     const polled = await stack.api('/v1/events:polling', { headers: { authorization: `Bearer ${bearer}` } });
     expect(((await polled.json()) as { eventType: string }[]).map((e) => e.eventType)).not.toContain('TEST');
+
+    // an order placed while the credential is paused: its delivery is skipped, never attempted
+    const testStatus = () =>
+      page.evaluate(async (path) => {
+        const me = await (await fetch('/panel/api/me')).json();
+        return (await fetch(path, { method: 'POST', headers: { 'x-csrf-token': me.csrfToken } })).status;
+      }, `/panel/api/stores/${merchantId}/credentials/${clientId}/webhook-test`);
+    const row = page.locator(`tr[data-client-id="${clientId}"]`);
+    await row.getByRole('button', { name: 'Pausar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Pausar' }).click();
+    await row.getByText('Pausada').waitFor();
+    await expect.poll(testStatus, { timeout: 5000 }).toBe(409); // the webhook service saw the pause
+    const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'TAKEOUT' });
+    expect(r.status).toBe(201);
+    earlyOrder = (await r.json()).id;
+    await row.getByRole('button', { name: 'Retomar' }).click();
+    await row.getByText('Ativa').waitFor();
+    await expect.poll(testStatus, { timeout: 5000 }).toBe(200);
+    const earlyDelivery = () =>
+      page.evaluate(
+        async ([path, orderId]) => {
+          const r = await (await fetch(path)).json();
+          return r.items?.find((e: { orderId: string }) => e.orderId === orderId)?.delivery?.status ?? null;
+        },
+        [`/panel/api/stores/${merchantId}/credentials/${clientId}/events?limit=50`, earlyOrder],
+      );
+    await expect.poll(earlyDelivery, { timeout: 5000 }).toBe('SKIPPED');
   }, 120_000);
 
   it('a new order is seen, heard and notified on the board; the detail has all the kitchen needs', async () => {
@@ -396,12 +420,17 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       .toEqual(['CONFIRMED']);
     await events.getByLabel('Tipo').selectOption('');
     await events.getByLabel('Estado').selectOption('failed');
-    await events.getByText('Nenhum evento.').waitFor();
+    await events
+      .getByText('Nenhum evento.')
+      .waitFor({ timeout: 5000 })
+      .catch(async (e) => {
+        throw new Error(`${e}\n${await events.innerText()}`);
+      });
     await events.getByLabel('Estado').selectOption('all');
 
-    // the early order's event was never attempted by webhook: resend sends it now
+    // the order placed while paused: its delivery was skipped, never attempted; resend sends it now
     const early = events.locator('li.event[data-event-type="CREATED"]').filter({
-      has: page.locator('[data-delivery="NONE"]'),
+      has: page.locator('[data-delivery="SKIPPED"]'),
     });
     await early.first().waitFor();
     const sent = rx.requests.length;
@@ -524,14 +553,23 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, fullOrder);
       const { id, displayId } = await r.json();
       const card = p.locator(`article[data-order-id="${id}"]`);
-      await card.waitFor({ timeout: 5000 });
+      await card.waitFor({ timeout: 5000 }).catch(async (e) => {
+        await p.screenshot({ path: path.join(SHOTS, 'debug-phone-board.png'), fullPage: true });
+        throw new Error(`${e}\n${r.status} ${await p.locator('main').innerText()}`);
+      });
       expect(await p.locator('section.column[data-column="col.accepted"]').isVisible()).toBe(false);
       await check(p, '04-orders-board');
       await p.getByLabel('Coluna').selectOption('col.done');
       await p.locator(`article[data-order-id="${boardOrder}"]`).waitFor();
       expect(await card.isVisible()).toBe(false);
       await p.getByLabel('Coluna').selectOption('col.new');
-      await card.getByRole('button', { name: `Abrir pedido #${displayId}` }).click();
+      await card
+        .getByRole('button', { name: `Abrir pedido #${displayId}` })
+        .click({ timeout: 5000 })
+        .catch(async (e) => {
+          await p.screenshot({ path: path.join(SHOTS, 'debug-phone-column.png'), fullPage: true });
+          throw new Error(`${e}\n${await p.locator('main').innerHTML()}`);
+        });
       await p.getByRole('dialog').getByRole('heading', { name: 'Histórico' }).waitFor();
       await check(p, '05-order-detail');
       await p.getByRole('dialog').getByRole('button', { name: 'Fechar' }).click();

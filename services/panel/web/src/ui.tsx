@@ -34,6 +34,19 @@ export function Banner(props: { kind: 'warn' | 'ok' | 'error'; children: Compone
   );
 }
 
+/** A read that failed: what happened in the merchant's words and a button to try again. */
+export function LoadError(props: { onRetry: () => void }) {
+  const t = useT();
+  return (
+    <Banner kind="error">
+      {t('error.load')}{' '}
+      <button type="button" class="small" onClick={props.onRetry}>
+        {t('error.retry')}
+      </button>
+    </Banner>
+  );
+}
+
 export function CopyButton(props: { value: string; label: string }) {
   const t = useT();
   const [done, setDone] = useState(false);

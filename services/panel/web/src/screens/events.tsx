@@ -1,6 +1,6 @@
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
-import { Banner, Choice, Ctx, Dialog, fmtDate, useT } from '../ui.tsx';
+import { Banner, Choice, Ctx, Dialog, fmtDate, LoadError, useT } from '../ui.tsx';
 import { word } from '../words.ts';
 import type { Credential } from './credentials.tsx';
 
@@ -57,8 +57,11 @@ export function Events(props: { store: Store; credential: Credential }) {
   const [feedback, setFeedback] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const base = storePath(props.store.merchantId, `/credentials/${props.credential.clientId}`);
   const cursor = pages[pages.length - 1];
+  /** only the answer of the latest request is shown (filters change faster than answers come) */
+  const latest = useRef(0);
   const load = () => {
     setFailed(false);
+    const mine = ++latest.current;
     const q = new URLSearchParams({
       limit: '20',
       ...(state === 'failed' ? { delivery: 'failed' } : { state }),
@@ -66,8 +69,8 @@ export function Events(props: { store: Store; credential: Credential }) {
       ...(type ? { eventType: type } : {}),
     });
     api<Page>('GET', `${base}/events?${q}`)
-      .then(setPage)
-      .catch(() => setFailed(true));
+      .then((p) => mine === latest.current && setPage(p))
+      .catch(() => mine === latest.current && setFailed(true));
   };
   useEffect(load, [state, type, cursor, base]);
   const reset = () => setPages([null]);
@@ -113,14 +116,7 @@ export function Events(props: { store: Store; credential: Credential }) {
         />
       </div>
       {feedback && <Banner kind={feedback.kind}>{feedback.text}</Banner>}
-      {failed && (
-        <Banner kind="error">
-          {t('error.load')}{' '}
-          <button type="button" class="small" onClick={load}>
-            {t('error.retry')}
-          </button>
-        </Banner>
-      )}
+      {failed && <LoadError onRetry={load} />}
       {page && page.items.length === 0 && <p>{t('ev.none')}</p>}
       {page && page.items.length > 0 && (
         <ul class="events" aria-label={t('ev.title')}>

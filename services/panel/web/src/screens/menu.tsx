@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
-import { Banner, Check, Field, TextField, useT } from '../ui.tsx';
+import { Check, Field, LoadError, TextField, useT } from '../ui.tsx';
 import {
   type Draft,
   type DraftItem,
@@ -109,17 +109,7 @@ export function MenuEditor(props: { store: Store }) {
     load().catch(() => setLoadFailed(true));
   };
   useEffect(firstLoad, [path]);
-  if (!draft)
-    return loadFailed ? (
-      <Banner kind="error">
-        {t('error.load')}{' '}
-        <button type="button" class="small" onClick={firstLoad}>
-          {t('error.retry')}
-        </button>
-      </Banner>
-    ) : (
-      <p>{t('loading')}</p>
-    );
+  if (!draft) return loadFailed ? <LoadError onRetry={firstLoad} /> : <p>{t('loading')}</p>;
   const set = (fn: (d: Draft) => void) => {
     const copy = structuredClone(draft);
     fn(copy);

@@ -2,7 +2,7 @@ import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, boardCards, type OrderCard, type Store, storePath, toCard } from '../api.ts';
 import { askNotify, beep, notify, notifyAllowed, setSound, setUnseen, soundWanted } from '../attention.ts';
 import type { Key } from '../i18n.ts';
-import { Banner, Choice, Ctx, money, useT } from '../ui.tsx';
+import { Banner, Choice, Ctx, LoadError, money, useT } from '../ui.tsx';
 import { countdown, elapsed, word } from '../words.ts';
 import { CancelOrder } from './cancel-order.tsx';
 import { type FullOrder, OrderDetail, Ticket } from './order-detail.tsx';
@@ -193,14 +193,7 @@ export function Orders(props: { store: Store }) {
         )}
       </div>
       {error && <Banner kind="error">{error}</Banner>}
-      {loadFailed && (
-        <Banner kind="error">
-          {t('error.load')}{' '}
-          <button type="button" class="small" onClick={loadAll}>
-            {t('error.retry')}
-          </button>
-        </Banner>
-      )}
+      {loadFailed && <LoadError onRetry={loadAll} />}
       {orders === null && !loadFailed && <p>{t('loading')}</p>}
       <div class="column-pick">
         <Choice

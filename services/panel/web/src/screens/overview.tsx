@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { api, type Store, storePath } from '../api.ts';
-import { Banner, Ctx, fmtDate, money, useT } from '../ui.tsx';
+import { Banner, Ctx, fmtDate, LoadError, money, useT } from '../ui.tsx';
 import { word } from '../words.ts';
 
 export interface OverviewAnswer {
@@ -40,15 +40,7 @@ export function Overview(props: { store: Store }) {
       .catch(() => setFailed(true));
   };
   useEffect(load, [props.store.merchantId]);
-  if (failed)
-    return (
-      <Banner kind="error">
-        {t('error.load')}{' '}
-        <button type="button" class="small" onClick={load}>
-          {t('error.retry')}
-        </button>
-      </Banner>
-    );
+  if (failed) return <LoadError onRetry={load} />;
   if (!data) return <p>{t('loading')}</p>;
   return (
     <div class="overview">
