@@ -79,7 +79,12 @@ export function Orders(props: { store: Store }) {
     boardCards(props.store.merchantId)
       .then((cards) => {
         for (const c of cards) known.current.add(c.id);
-        setOrders(new Map(cards.map((c) => [c.id, c])));
+        // the list wins, but a card the stream pushed and the list lacks stays (the list's projection lags)
+        setOrders((m) => {
+          const next = new Map(cards.map((c) => [c.id, c]));
+          for (const [id, c] of m ?? []) if (!next.has(id)) next.set(id, c);
+          return next;
+        });
         setLoadFailed(false);
       })
       .catch(() => setLoadFailed(true));
@@ -176,7 +181,7 @@ export function Orders(props: { store: Store }) {
             setSoundOn(!sound);
           }}
         >
-          {sound ? '🔔' : '🔕'} {t('orders.sound')}
+          {t('orders.sound')}
         </button>
         <button
           type="button"
