@@ -420,12 +420,7 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       .toEqual(['CONFIRMED']);
     await events.getByLabel('Tipo').selectOption('');
     await events.getByLabel('Estado').selectOption('failed');
-    await events
-      .getByText('Nenhum evento.')
-      .waitFor({ timeout: 5000 })
-      .catch(async (e) => {
-        throw new Error(`${e}\n${await events.innerText()}`);
-      });
+    await events.getByText('Nenhum evento.').waitFor();
     await events.getByLabel('Estado').selectOption('all');
 
     // the order placed while paused: its delivery was skipped, never attempted; resend sends it now
@@ -553,23 +548,14 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       const r = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, fullOrder);
       const { id, displayId } = await r.json();
       const card = p.locator(`article[data-order-id="${id}"]`);
-      await card.waitFor({ timeout: 5000 }).catch(async (e) => {
-        await p.screenshot({ path: path.join(SHOTS, 'debug-phone-board.png'), fullPage: true });
-        throw new Error(`${e}\n${r.status} ${await p.locator('main').innerText()}`);
-      });
+      await card.waitFor({ timeout: 5000 });
       expect(await p.locator('section.column[data-column="col.accepted"]').isVisible()).toBe(false);
       await check(p, '04-orders-board');
       await p.getByLabel('Coluna').selectOption('col.done');
       await p.locator(`article[data-order-id="${boardOrder}"]`).waitFor();
       expect(await card.isVisible()).toBe(false);
       await p.getByLabel('Coluna').selectOption('col.new');
-      await card
-        .getByRole('button', { name: `Abrir pedido #${displayId}` })
-        .click({ timeout: 5000 })
-        .catch(async (e) => {
-          await p.screenshot({ path: path.join(SHOTS, 'debug-phone-column.png'), fullPage: true });
-          throw new Error(`${e}\n${await p.locator('main').innerHTML()}`);
-        });
+      await card.getByRole('button', { name: `Abrir pedido #${displayId}` }).click();
       await p.getByRole('dialog').getByRole('heading', { name: 'Histórico' }).waitFor();
       await check(p, '05-order-detail');
       await p.getByRole('dialog').getByRole('button', { name: 'Fechar' }).click();

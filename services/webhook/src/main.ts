@@ -74,6 +74,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       sendTest: sendTestHandler(ctx, {
         secrets,
         agent,
+        dns,
         allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
         baseUrl: config.PUBLIC_BASE_URL,
       }),

@@ -7,6 +7,7 @@ import {
   WEBHOOK_TEST_EVENT_TYPE,
   type WebhookTestResult,
 } from '@od/contracts';
+import type { EgressDns } from '@od/egress';
 import { errors, HttpException } from '@od/errors';
 import { webhookHeaders } from '../domain/signature.ts';
 import { notDeliverable } from '../domain/targets.ts';
@@ -23,6 +24,7 @@ export const TEST_ORDER_ID = '00000000-0000-4000-8000-000000000000';
 export interface TestSender {
   secrets: SecretsSource;
   agent: https.Agent;
+  dns?: EgressDns;
   allowPrivateNetworks: boolean;
   /** PUBLIC_BASE_URL: the envelope's orderURL */
   baseUrl: string;
@@ -83,6 +85,7 @@ export const sendTestHandler =
       timeoutMs: s.timeoutMs ?? TEST_TIMEOUT_MS,
       allowPrivateNetworks: s.allowPrivateNetworks,
       agent: s.agent,
+      dns: s.dns,
       keepBodyBytes: WEBHOOK_TEST_BODY_MAX,
     });
     const result: WebhookTestResult = {
