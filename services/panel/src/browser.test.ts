@@ -342,6 +342,7 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       'Ana Souza',
       '+55 11 98888-7777',
       'Portão azul ao lado da padaria',
+      'Dinheiro · R$ 111,00',
       'Troco para R$ 150,00',
       'A cobrar na entrega',
     ])

@@ -1,3 +1,5 @@
+import type { Lang } from './i18n.ts';
+import { apiErrorText } from './words.ts';
 /** The panel API client: same-origin JSON, the session cookie, the CSRF token on every change. */
 export interface Store {
   merchantId: string;
@@ -46,6 +48,10 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   if (!res.ok) throw new ApiError(res.status, parsed);
   return parsed as T;
 }
+
+/** What to tell the merchant about a failed request: the refusal in its words, else `fallback`. */
+export const errorText = (err: unknown, lang: Lang, fallback: string): string =>
+  err instanceof ApiError ? apiErrorText(lang, err.body?.error, err.message) : fallback;
 
 export const storePath = (merchantId: string, rest = '') => `/stores/${merchantId}${rest}`;
 

@@ -8,6 +8,7 @@ describe('the merchant words', () => {
     expect(word('pt-BR', 'status', 'ACTIVE')).toBe('Ativa');
     expect(word('pt-BR', 'mode', 'POLLING')).toBe('Consulta (polling)');
     expect(word('en', 'situation', 'DONE')).toBe('Finished');
+    expect(word('pt-BR', 'payment', 'CASH')).toBe('Dinheiro');
     expect(word('pt-BR', 'event', 'SOMETHING_NEW')).toBe('SOMETHING_NEW');
   });
 

@@ -14,6 +14,8 @@ type Group =
   | 'actor'
   | 'role'
   | 'reason'
+  | 'payment'
+  | 'apiError'
   | 'done';
 type Words = Record<Group, Record<string, string>>;
 
@@ -75,6 +77,33 @@ const pt: Words = {
     ADDRESS: 'Endereço fora da área de entrega',
     PAYMENT: 'Problema no pagamento',
     OTHER: 'Outro motivo',
+  },
+  apiError: {
+    invalid_transition: 'O pedido não pode fazer isso agora: a situação dele mudou.',
+    webhook_unavailable: 'Esta credencial não recebe webhooks agora (pausada, só consulta ou sem URL).',
+    webhook_deactivated:
+      'A URL do webhook foi desativada após falhas seguidas: limpe a fila para reativá-la.',
+    not_found: 'Não encontrado: pode ter sido removido. Atualize a página.',
+    forbidden: 'Seu papel nesta loja não permite isso.',
+    csrf_token_invalid: 'Sua sessão mudou. Recarregue a página.',
+    not_a_test_store: 'Pedidos de teste só existem em lojas de teste.',
+    not_in_standard: 'O padrão Open Delivery não tem evento de teste.',
+    no_signing_secret: 'Esta credencial ainda não tem segredo de webhook: salve a URL de novo.',
+    too_many_attempts: 'Muitas tentativas. Espere um pouco e tente de novo.',
+  },
+  payment: {
+    CREDIT: 'Cartão de crédito',
+    DEBIT: 'Cartão de débito',
+    CREDIT_DEBIT: 'Cartão',
+    MEAL_VOUCHER: 'Vale-refeição',
+    FOOD_VOUCHER: 'Vale-alimentação',
+    DIGITAL_WALLET: 'Carteira digital',
+    PIX: 'Pix',
+    CASH: 'Dinheiro',
+    COUPON: 'Cupom',
+    REDEEM: 'Resgate',
+    PREPAID_REDEEM: 'Resgate pré-pago',
+    OTHER: 'Outro',
   },
   done: {
     PENDING_PAYMENT: 'Criado, aguardando pagamento,',
@@ -147,6 +176,33 @@ const en: Words = {
     PAYMENT: 'Payment problem',
     OTHER: 'Other reason',
   },
+  apiError: {
+    invalid_transition: 'The order cannot do that now: its status changed.',
+    webhook_unavailable: 'This credential receives no webhooks now (paused, polling only or no URL).',
+    webhook_deactivated:
+      'The webhook URL was deactivated after repeated failures: clear the queue to reactivate it.',
+    not_found: 'Not found: it may have been removed. Reload the page.',
+    forbidden: 'Your role in this store does not allow this.',
+    csrf_token_invalid: 'Your session changed. Reload the page.',
+    not_a_test_store: 'Test orders exist only in test stores.',
+    not_in_standard: 'The Open Delivery standard has no test event.',
+    no_signing_secret: 'This credential has no webhook secret yet: save the URL again.',
+    too_many_attempts: 'Too many attempts. Wait a little and try again.',
+  },
+  payment: {
+    CREDIT: 'Credit card',
+    DEBIT: 'Debit card',
+    CREDIT_DEBIT: 'Card',
+    MEAL_VOUCHER: 'Meal voucher',
+    FOOD_VOUCHER: 'Food voucher',
+    DIGITAL_WALLET: 'Digital wallet',
+    PIX: 'Pix',
+    CASH: 'Cash',
+    COUPON: 'Coupon',
+    REDEEM: 'Redeem',
+    PREPAID_REDEEM: 'Prepaid redeem',
+    OTHER: 'Other',
+  },
   done: {
     PENDING_PAYMENT: 'Created, awaiting payment,',
     PENDING: 'Received',
@@ -165,6 +221,10 @@ export const word = (lang: Lang, group: Group, code: string | null | undefined):
   code ? (all[lang][group][code] ?? code) : '—';
 
 export const REASONS = Object.keys(pt.reason);
+
+/** An API refusal in the merchant's words (by its `error` code); the service's message otherwise. */
+export const apiErrorText = (lang: Lang, code: string | undefined, message: string): string =>
+  (code && all[lang].apiError[code]) || message;
 
 const time = (iso: string, lang: Lang) =>
   new Date(iso).toLocaleTimeString(lang === 'en' ? 'en-GB' : 'pt-BR', { hour: '2-digit', minute: '2-digit' });

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiError, api, fieldErrors as apiFieldErrors, type Store, storePath } from '../api.ts';
+import { api, fieldErrors as apiFieldErrors, errorText, type Store, storePath } from '../api.ts';
 import { fieldLabel } from '../i18n.ts';
 import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, Grid, Secret, SmallButton, useT } from '../ui.tsx';
 import { word } from '../words.ts';
@@ -50,9 +50,7 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
       const fields = apiFieldErrors(err, (path) => fieldLabel(t, path));
       const general = Object.keys(fields).length
         ? t('error.fields')
-        : err instanceof ApiError
-          ? err.message
-          : t('error.generic');
+        : errorText(err, lang, t('error.generic'));
       setErrors({ ...fields, _: general });
     }
   };
@@ -145,7 +143,7 @@ export function Credentials(props: { store: Store }) {
     try {
       await api(body ? 'PATCH' : 'POST', body ? base(c) : `${base(c)}/${action}`, body);
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('error.generic'));
+      setError(errorText(err, lang, t('error.generic')));
     }
     await load();
   };

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api, type Store, storePath } from '../api.ts';
+import { api, errorText, type Store, storePath } from '../api.ts';
 import { Banner, Choice, Ctx, Dialog, fmtDate, LoadError, useT } from '../ui.tsx';
 import { word } from '../words.ts';
 import type { Credential } from './credentials.tsx';
@@ -81,7 +81,7 @@ export function Events(props: { store: Store; credential: Credential }) {
       setFeedback({ kind: 'ok', text: `${t('wh.resent')} (${word(lang, 'event', e.eventType)})` });
       load();
     } catch (err) {
-      setFeedback({ kind: 'error', text: err instanceof ApiError ? err.message : t('error.generic') });
+      setFeedback({ kind: 'error', text: errorText(err, lang, t('error.generic')) });
     }
   };
   const order = (e: Entry) => (e.displayId ? `#${e.displayId}` : e.orderId.slice(0, 8));

@@ -89,7 +89,7 @@ function Facts(props: { order: FullOrder }) {
       <dd>
         {(pay?.methods ?? []).map((m, i) => (
           <span key={i} class="pay">
-            {m.method}
+            {word(lang, 'payment', m.method)}
             {m.brand ? ` ${m.brand}` : ''} · {money(m.value)} ·{' '}
             {m.type === 'PREPAID' ? t('order.prepaid') : t('order.toCharge')}
             {m.changeFor ? ` · ${t('order.change')} ${money(m.changeFor)}` : ''}

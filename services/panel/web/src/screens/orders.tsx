@@ -1,5 +1,5 @@
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api, boardCards, type OrderCard, type Store, storePath, toCard } from '../api.ts';
+import { api, boardCards, errorText, type OrderCard, type Store, storePath, toCard } from '../api.ts';
 import { askNotify, beep, notify, notifyAllowed, setSound, setUnseen, soundWanted } from '../attention.ts';
 import type { Key } from '../i18n.ts';
 import { Banner, Choice, Ctx, LoadError, money, useT } from '../ui.tsx';
@@ -66,7 +66,7 @@ export function Orders(props: { store: Store }) {
       const d = await api<FullOrder>('GET', `${base}/orders/${id}`);
       setDetail({ ...d, card: toCard(d.card) });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('error.load'));
+      setError(errorText(err, lang, t('error.load')));
     }
   };
   const refresh = async (id: string) => {
@@ -137,7 +137,7 @@ export function Orders(props: { store: Store }) {
     try {
       await api('POST', `${base}/orders/${o.id}/actions/${action}`, body);
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('error.generic'));
+      setError(errorText(err, lang, t('error.generic')));
     }
     await refresh(o.id);
   };
@@ -146,7 +146,7 @@ export function Orders(props: { store: Store }) {
     try {
       upsert(toCard(await api<OrderCard>('POST', `${base}/test-orders`, { type: 'DELIVERY' })));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('error.generic'));
+      setError(errorText(err, lang, t('error.generic')));
     }
   };
   const actions = (o: OrderCard) => (

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiError, api, fieldErrors, type Store, storePath } from '../api.ts';
+import { api, errorText, fieldErrors, type Store, storePath } from '../api.ts';
 import { fieldLabel } from '../i18n.ts';
 import { Banner, Confirm, Ctx, Field, fmtDate, Grid, useT } from '../ui.tsx';
 import { word } from '../words.ts';
@@ -64,7 +64,7 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
       await fn();
       setOk(done);
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('error.generic'));
+      setError(errorText(err, lang, t('error.generic')));
     }
     await load();
   };
@@ -106,7 +106,7 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
           </button>
         </Banner>
       )}
-      <form class="row" onSubmit={save}>
+      <form class="row url-row" onSubmit={save}>
         <Field id="wh-url" label={t('cred.webhookUrl')} error={urlError}>
           <input
             id="wh-url"
