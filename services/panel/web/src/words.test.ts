@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countdown, elapsed, formatBrl, historyLine, parseBrl, word } from './words.ts';
+import { apiErrorText, countdown, elapsed, formatBrl, historyLine, parseBrl, word } from './words.ts';
 
 describe('the merchant words', () => {
   it('translates codes, and shows an unknown one as is', () => {
@@ -10,6 +10,15 @@ describe('the merchant words', () => {
     expect(word('en', 'situation', 'DONE')).toBe('Finished');
     expect(word('pt-BR', 'payment', 'CASH')).toBe('Dinheiro');
     expect(word('pt-BR', 'event', 'SOMETHING_NEW')).toBe('SOMETHING_NEW');
+  });
+
+  it("says an API refusal in the merchant's words, the service's message when unknown", () => {
+    expect(apiErrorText('en', 'invalid_transition', 'Transição inválida.')).toBe(
+      'The order cannot do that now: its status changed.',
+    );
+    expect(apiErrorText('pt-BR', 'forbidden', 'x')).toBe('Seu papel nesta loja não permite isso.');
+    expect(apiErrorText('en', 'something_new', 'Mensagem do serviço.')).toBe('Mensagem do serviço.');
+    expect(apiErrorText('en', undefined, 'Mensagem.')).toBe('Mensagem.');
   });
 
   it('tells the history as sentences', () => {
