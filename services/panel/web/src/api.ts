@@ -55,62 +55,33 @@ export const errorText = (err: unknown, lang: Lang, fallback: string): string =>
 
 export const storePath = (merchantId: string, rest = '') => `/stores/${merchantId}${rest}`;
 
-/** A card of the orders board (the panel's paged card op). */
+/**
+ * A card of the orders board (`GET orders?limit=&cursor=`, the SSE push, the detail's `card`):
+ * OrderCard of @od/contracts (order-card.ts; not imported: it brings zod). `nextActions` comes from
+ * the orders service's state machine, the natural next step first, `requestCancellation` last;
+ * `confirmBy` (a deadline to accept a PENDING order) when the service answers one.
+ */
 export interface OrderCard {
   id: string;
   displayId: string;
-  type: string | null;
+  type: string;
   situation: string;
-  createdAt: string | null;
-  lastUpdate: string | null;
+  createdAt: string;
+  lastUpdate: string;
   customerName: string | null;
-  total: number | null;
-  itemCount: number | null;
+  total: number;
+  itemCount: number;
   nextActions: string[];
   confirmBy?: string | null;
 }
 
-/**
- * The one place adapting to the board's answer while the paged card op is being built: a card
- * without `nextActions` (the current server) gets the steps the orders service accepts next.
- * Remove the fallback when every card carries `nextActions`.
- */
-const PENDING_STEPS: Record<string, (type: string | null) => string[]> = {
-  PENDING: () => ['confirm'],
-  ACCEPTED: () => ['startPreparation'],
-  PREPARING: () => ['readyForPickup'],
-  READY: (type) => (type === 'DELIVERY' ? ['dispatch'] : ['pickedUp']),
-  DELIVERY: () => ['delivered'],
-};
-export function toCard(raw: Partial<OrderCard> & { id: string; situation: string }): OrderCard {
-  return {
-    displayId: raw.id.slice(0, 8),
-    type: null,
-    createdAt: null,
-    customerName: null,
-    total: null,
-    ...raw,
-    lastUpdate: raw.lastUpdate ?? raw.createdAt ?? null,
-    itemCount: raw.itemCount ?? null,
-    nextActions: raw.nextActions ?? PENDING_STEPS[raw.situation]?.(raw.type ?? null) ?? [],
-  };
-}
-
-/** Every card of the board: the pages of `GET orders?limit=&cursor=` (one page on the old shape). */
-export async function boardCards(merchantId: string): Promise<OrderCard[]> {
-  const out: OrderCard[] = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 10; i++) {
-    const q: string = cursor ? `?limit=100&cursor=${encodeURIComponent(cursor)}` : '?limit=100';
-    const r = await api<{ orders: OrderCard[]; nextCursor?: string | null }>(
-      'GET',
-      storePath(merchantId, `/orders${q}`),
-    );
-    out.push(...r.orders.map(toCard));
-    cursor = r.nextCursor ?? null;
-    if (!cursor) break;
-  }
-  return out;
+/** The board's newest cards (one page) and the cursor of older ones. */
+export async function boardCards(
+  merchantId: string,
+  cursor?: string | null,
+): Promise<{ orders: OrderCard[]; nextCursor: string | null }> {
+  const q = cursor ? `?limit=100&cursor=${encodeURIComponent(cursor)}` : '?limit=100';
+  return api('GET', storePath(merchantId, `/orders${q}`));
 }
 
 /** The API's field errors keyed by the form's field (first path segment), in the merchant's words. */

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { api, boardCards, errorText, type OrderCard, type Store, storePath, toCard } from '../api.ts';
+import { api, boardCards, errorText, type OrderCard, type Store, storePath } from '../api.ts';
 import { askNotify, beep, notify, notifyAllowed, setSound, setUnseen, soundWanted } from '../attention.ts';
 import type { Key } from '../i18n.ts';
 import { Banner, Choice, Ctx, LoadError, money, useT } from '../ui.tsx';
@@ -15,7 +15,6 @@ const COLUMNS: { key: Key; situations: string[] }[] = [
   { key: 'col.delivery', situations: ['DELIVERY'] },
   { key: 'col.done', situations: ['DONE', 'CANCELLED'] },
 ];
-const final = (s: string) => s === 'DONE' || s === 'CANCELLED';
 
 /** A minute is enough for "12 min"; a second when a confirmation countdown is on screen. */
 function useNow(fast: boolean) {
@@ -40,6 +39,22 @@ export function Orders(props: { store: Store }) {
   const [sound, setSoundOn] = useState(soundWanted());
   const [notifyOn, setNotifyOn] = useState(notifyAllowed());
   const [cancelling, setCancelling] = useState<OrderCard | null>(null);
+  /** cursor of the orders older than the loaded page (the board loads the newest 100) */
+  const [older, setOlder] = useState<string | null>(null);
+  const loadOlder = async () => {
+    try {
+      const r = await boardCards(props.store.merchantId, older);
+      for (const c of r.orders) known.current.add(c.id);
+      setOrders((m) => {
+        const next = new Map(m ?? []);
+        for (const c of r.orders) if (!next.has(c.id)) next.set(c.id, c);
+        return next;
+      });
+      setOlder(r.nextCursor);
+    } catch (err) {
+      setError(errorText(err, lang, t('error.load')));
+    }
+  };
   const openId = useRef<string | null>(null);
   openId.current = detail?.id ?? null;
   const known = useRef<Set<string>>(new Set());
@@ -64,7 +79,7 @@ export function Orders(props: { store: Store }) {
     seen(id);
     try {
       const d = await api<FullOrder>('GET', `${base}/orders/${id}`);
-      setDetail({ ...d, card: toCard(d.card) });
+      setDetail(d);
     } catch (err) {
       setError(errorText(err, lang, t('error.load')));
     }
@@ -72,12 +87,13 @@ export function Orders(props: { store: Store }) {
   const refresh = async (id: string) => {
     const d = await api<FullOrder>('GET', `${base}/orders/${id}`).catch(() => null);
     if (!d) return;
-    upsert(toCard(d.card));
-    setDetail((cur) => (cur?.id === id ? { ...d, card: toCard(d.card) } : cur));
+    upsert(d.card);
+    setDetail((cur) => (cur?.id === id ? d : cur));
   };
   const loadAll = () =>
     boardCards(props.store.merchantId)
-      .then((cards) => {
+      .then(({ orders: cards, nextCursor }) => {
+        setOlder(nextCursor);
         for (const c of cards) known.current.add(c.id);
         // the list wins, but a card the stream pushed and the list lacks stays (the list's projection lags)
         setOrders((m) => {
@@ -115,9 +131,8 @@ export function Orders(props: { store: Store }) {
       };
       const isNew = eventType === 'CREATED' && !known.current.has(orderId);
       if (card) {
-        const c = toCard(card);
-        upsert(c);
-        if (isNew) arrived(c);
+        upsert(card);
+        if (isNew) arrived(card);
       }
       // an open detail (history) is read again; a card the panel could not read is fetched here
       if (!card || openId.current === orderId) void refresh(orderId);
@@ -144,28 +159,29 @@ export function Orders(props: { store: Store }) {
   const createTest = async () => {
     setError('');
     try {
-      upsert(toCard(await api<OrderCard>('POST', `${base}/test-orders`, { type: 'DELIVERY' })));
+      upsert(await api<OrderCard>('POST', `${base}/test-orders`, { type: 'DELIVERY' }));
     } catch (err) {
       setError(errorText(err, lang, t('error.generic')));
     }
   };
-  const actions = (o: OrderCard) => (
-    <>
-      {o.nextActions
-        .filter((a) => a !== 'requestCancellation')
-        .map((a) => (
-          <button type="button" class="small primary" key={a} onClick={() => act(o, a)}>
+  /** the card shows the natural next step; the detail every step the service allows now */
+  const actions = (o: OrderCard, all = false) => {
+    const steps = o.nextActions.filter((a) => a !== 'requestCancellation');
+    return (
+      <>
+        {(all ? steps : steps.slice(0, 1)).map((a, i) => (
+          <button type="button" class={`small${i === 0 ? ' primary' : ''}`} key={a} onClick={() => act(o, a)}>
             {t(`act.${a}` as Key)}
           </button>
         ))}
-      {!final(o.situation) && (
-        <button type="button" class="small danger" onClick={() => setCancelling(o)}>
-          {t('act.requestCancellation')}
-        </button>
-      )}
-    </>
-  );
-
+        {o.nextActions.includes('requestCancellation') && (
+          <button type="button" class="small danger" onClick={() => setCancelling(o)}>
+            {t('act.requestCancellation')}
+          </button>
+        )}
+      </>
+    );
+  };
   return (
     <section class="orders">
       <div class="row toolbar">
@@ -269,6 +285,13 @@ export function Orders(props: { store: Store }) {
           );
         })}
       </div>
+      {older && (
+        <div class="row">
+          <button type="button" class="small" onClick={loadOlder}>
+            {t('orders.older')}
+          </button>
+        </div>
+      )}
       {cancelling && (
         <CancelOrder
           displayId={cancelling.displayId}
@@ -282,7 +305,7 @@ export function Orders(props: { store: Store }) {
       )}
       {detail && (
         <>
-          <OrderDetail order={detail} onClose={() => setDetail(null)} actions={actions(detail.card)} />
+          <OrderDetail order={detail} onClose={() => setDetail(null)} actions={actions(detail.card, true)} />
           <Ticket order={detail} />
         </>
       )}
