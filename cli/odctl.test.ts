@@ -95,6 +95,53 @@ describe('odctl', () => {
     expect(got.out).toMatchObject({ id: created.out.id, name: 'Loja CLI' });
   });
 
+  it("store open|close|pause|resume|hours|timeout manage the store's day", async () => {
+    const id = (await odctl(stack, 'store', 'create', '--name', 'Loja do dia')).out.id as string;
+    const intake = async () =>
+      (await stack.admin('POST', `/admin/v1/merchants/${id}/orders`, { type: 'TAKEOUT' })).status;
+    expect((await odctl(stack, 'store', 'close', id)).out.status).toBe('UNAVAILABLE');
+    expect(await intake()).toBe(409);
+    expect((await odctl(stack, 'store', 'open', id)).out.status).toBe('AVAILABLE');
+    expect(await intake()).toBe(201);
+
+    const closed = await odctl(stack, 'store', 'close', id, '--service', 'TAKEOUT');
+    expect(closed.out.serviceSwitches).toEqual([
+      { serviceType: 'DELIVERY', status: 'AVAILABLE', pausedUntil: null, pauseReason: null },
+      { serviceType: 'TAKEOUT', status: 'UNAVAILABLE', pausedUntil: null, pauseReason: null },
+    ]);
+    expect(await intake()).toBe(409);
+    await odctl(stack, 'store', 'open', id, '--service', 'takeout');
+
+    const paused = await odctl(stack, 'store', 'pause', id, '--minutes', '30', '--reason', 'Cozinha cheia');
+    expect(paused.out.pauseReason).toBe('Cozinha cheia');
+    expect(await intake()).toBe(409);
+    expect((await odctl(stack, 'store', 'resume', id)).out.pausedUntil).toBeNull();
+    expect(await intake()).toBe(201);
+
+    const hours = {
+      weekHours: [{ dayOfWeek: ['MONDAY'], timePeriods: { startTime: '18:00', endTime: '02:00' } }],
+    };
+    const set = await odctl(
+      stack,
+      'store',
+      'hours',
+      id,
+      '--json',
+      JSON.stringify(hours),
+      '--zone',
+      'America/Manaus',
+    );
+    expect(set.out.timeZone).toBe('America/Manaus');
+    expect(set.out.serviceHours).toEqual({ ...hours, holidayHours: [] });
+    expect((await odctl(stack, 'store', 'hours', id, '--clear')).out.serviceHours).toBeNull();
+    expect((await odctl(stack, 'store', 'hours', id)).err.error).toBe('usage');
+
+    expect((await odctl(stack, 'store', 'timeout', id, '120')).out.confirmationTimeoutSeconds).toBe(120);
+    const low = await odctl(stack, 'store', 'timeout', id, '10');
+    expect(low.code).toBe(1);
+    expect(low.err.error).toBe('validation_error');
+  });
+
   it('store menu set --file replaces the menu (the sample menu is a valid menu)', async () => {
     const store = await odctl(stack, 'store', 'create', '--sample', '--name', 'Loja Menu');
     expect(store.code).toBe(0);

@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import {
   createMerchant,
   createOrder,
   issueTestToken,
   readStream,
+  serviceChildren,
   startStack,
   type TestStack,
 } from '@od/testing';
@@ -17,53 +16,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * every committed event (history rows with an event) is in JetStream exactly once, and per order in
  * commit order.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
-
 describe('orders: crash safety of the outbox', () => {
   let stack: TestStack;
-  const children = new Set<ChildProcess>();
-
-  function startChild(): Promise<ChildProcess> {
-    const c = stack.config;
-    const child = spawn(process.execPath, [path.join(ROOT, 'services/orders/bin.mjs')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: c.DATABASE_URL,
-        NATS_URL: c.NATS_URL,
-        NATS_PREFIX: c.NATS_PREFIX,
-        REDIS_URL: c.REDIS_URL,
-        PUBLIC_BASE_URL: c.PUBLIC_BASE_URL,
-        ADMIN_TOKEN: c.ADMIN_TOKEN,
-        JWT_SECRET: c.JWT_SECRET,
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('orders child did not start')), 30_000);
-      let buf = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        buf += d.toString();
-        if (buf.includes('orders started')) {
-          clearTimeout(timer);
-          child.stdout?.removeAllListeners('data');
-          child.stdout?.resume();
-          resolve(child);
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`orders child exited ${code}`)));
-    });
-  }
+  const replicas = serviceChildren(() => stack, 'orders');
+  const startChild = replicas.start;
 
   beforeAll(async () => {
     stack = await startStack({ services: ['catalog'] });
   });
   afterAll(async () => {
-    for (const c of children) c.kill('SIGKILL');
+    replicas.killAll();
     await stack?.stop();
   });
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { type Ctx, enc, parseJsonObject, patchCommand, UsageError } from '../lib/context.ts';
 import { sampleMenu, sampleMerchant } from '../lib/samples.ts';
+import { registerStoreDay } from './store-day.ts';
 
 export function registerStore(program: Command, ctx: Ctx): void {
   const store = program.command('store').description('stores (merchants) and their menus');
@@ -32,6 +33,8 @@ export function registerStore(program: Command, ctx: Ctx): void {
     fields: 'fields to change, e.g. \'{"name":"Nova"}\'',
     path: (id) => `/admin/v1/merchants/${enc(id)}`,
   });
+
+  registerStoreDay(store, ctx);
 
   const menu = store.command('menu').description("the store's menu");
   menu

@@ -165,6 +165,8 @@ export const envSchema = z.object({
    * stream's duplicate window: the relay uses the larger of the two). Unpublished rows are never pruned.
    */
   ORDER_OUTBOX_RETENTION: duration.default(86_400_000),
+  /** how often each orders replica looks for PENDING orders past their confirmation deadline */
+  ORDER_CONFIRM_SWEEP_INTERVAL: duration.default(5_000),
   /** this process' Ed25519 signing key for bus requests (base64url 32-byte seed); see libs/bus caller.ts */
   RPC_SIGNING_KEY: z
     .string()

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { addressLines } from './address.ts';
 import { GUID_PATTERN } from './ids.ts';
 import { COUNT, TEXT, text } from './limits.ts';
+import {
+  confirmationTimeoutSchema,
+  DAYS_OF_WEEK,
+  pauseInputSchema,
+  type ServiceHours,
+  serviceHoursInputSchema,
+  timeZoneSchema,
+} from './store-hours.ts';
 
 /** SPEC "Merchant": the public shape of `GET /v1/merchant/{merchantId}`, and the admin inputs. */
 export const MERCHANT_STATUSES = ['AVAILABLE', 'UNAVAILABLE'] as const;
@@ -15,10 +23,20 @@ export const merchantAddressSchema = z.object({
   latitude: z.number(),
   longitude: z.number(),
 });
+const periodOut = z.object({ startTime: z.string(), endTime: z.string() });
+/** the standard's ServiceHours (times are the store's local times, see timeZone on the admin view) */
+const serviceHoursSchema = z.object({
+  id: z.string(),
+  weekHours: z.array(z.object({ dayOfWeek: z.array(z.enum(DAYS_OF_WEEK)), timePeriods: periodOut })),
+  holidayHours: z.array(z.object({ date: z.string(), timePeriods: periodOut.optional() })),
+});
 export const merchantServiceSchema = z.object({
   serviceType: z.enum(SERVICE_TYPES),
+  /** AVAILABLE = the service's switch and the store's are on and neither is paused now */
   status: z.enum(MERCHANT_STATUSES),
   menuId: z.string(),
+  /** present when the store has opening hours */
+  serviceHours: serviceHoursSchema.optional(),
 });
 export const merchantSchema = z
   .object({
@@ -35,8 +53,28 @@ export const merchantSchema = z
     lastUpdate: z.string(),
   })
   .meta({ id: 'Merchant', description: 'SPEC "Merchant" (GET /v1/merchant/{merchantId})' });
-/** Admin answers: the public shape plus the internal test flag. */
-export const adminMerchantSchema = merchantSchema.extend({ test: z.boolean() });
+const pauseView = { pausedUntil: z.string().nullable(), pauseReason: z.string().nullable() };
+/**
+ * Admin answers: the public shape plus the internal test flag and the store's day as set (the
+ * switches, pauses, hours, zone, confirmation timeout) and whether intake is open right now.
+ */
+export const adminMerchantSchema = merchantSchema.extend({
+  test: z.boolean(),
+  /** the store's switch as set (the public `status` also reflects a pause) */
+  switchStatus: z.enum(MERCHANT_STATUSES),
+  ...pauseView,
+  timeZone: z.string(),
+  /** as set: local "HH:MM" times in timeZone; null = no hours */
+  serviceHours: z.custom<ServiceHours>().nullable(),
+  confirmationTimeoutSeconds: z.number(),
+  serviceSwitches: z.array(
+    z.object({ serviceType: z.enum(SERVICE_TYPES), status: z.enum(MERCHANT_STATUSES), ...pauseView }),
+  ),
+  /** per service type: does intake take an instant order now (reason when not) */
+  openNow: z.array(
+    z.object({ serviceType: z.enum(SERVICE_TYPES), open: z.boolean(), reason: z.string().optional() }),
+  ),
+});
 
 export type MerchantAddress = z.infer<typeof merchantAddressSchema>;
 export type MerchantService = z.infer<typeof merchantServiceSchema>;
@@ -59,6 +97,8 @@ export const merchantAddressInputSchema = z.object({
 export const merchantServiceInputSchema = z.object({
   serviceType: z.enum(SERVICE_TYPES),
   status: z.enum(MERCHANT_STATUSES).optional(),
+  /** pause this service type only: `{ minutes, reason }`, null resumes it */
+  pause: pauseInputSchema.optional(),
 });
 const servicesInput = z
   .array(merchantServiceInputSchema)
@@ -77,6 +117,14 @@ const merchantFields = {
   address: merchantAddressInputSchema.optional(),
   /** each store has one menu: every service points to it (menuId is not an input) */
   services: servicesInput.optional(),
+  /** IANA zone of the opening hours (default America/Sao_Paulo) */
+  timeZone: timeZoneSchema.optional(),
+  /** weekly hours + special days (standard ServiceHours shape, local "HH:MM"); null = no hours (always open) */
+  serviceHours: serviceHoursInputSchema.nullable().optional(),
+  /** pause the whole store: `{ minutes, reason }` from now; null resumes it */
+  pause: pauseInputSchema.optional(),
+  /** a PENDING order nobody confirms is cancelled after this (>= 30 s; default 480) */
+  confirmationTimeoutSeconds: confirmationTimeoutSchema.optional(),
 };
 /** POST /admin/v1/merchants: everything optional except `name`. */
 export const merchantCreateSchema = z.object({

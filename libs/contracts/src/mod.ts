@@ -19,6 +19,7 @@ export * from './order-card.ts';
 export * from './panel.ts';
 export * from './rpc.ts';
 export * from './scopes.ts';
+export * from './store-hours.ts';
 export * from './subjects.ts';
 export * from './token.ts';
 export * from './webhook.ts';

@@ -15,7 +15,9 @@ export type Actor =
   | { kind: 'CUSTOMER' }
   | { kind: 'PAYMENT_SYSTEM' }
   | { kind: 'CHANNEL' }
-  | { kind: 'COURIER' };
+  | { kind: 'COURIER' }
+  /** the platform itself: e.g. cancelling an order nobody confirmed in time */
+  | { kind: 'PLATFORM' };
 
 /** The parts of the merchant panel; a `merchantUser` principal's scopes are the areas its role reaches. */
 export const PANEL_AREAS = ['orders', 'menu', 'store', 'credentials', 'settings'] as const;

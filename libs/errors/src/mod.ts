@@ -268,6 +268,8 @@ export const errors = {
       'credential_limit_reached',
       `O estabelecimento já tem ${max} credenciais ativas ou pausadas; revogue uma antes de criar outra.`,
     ),
+  /** Order intake of a store (or service type) closed, paused or outside its hours: nothing is created. */
+  storeClosed: (message: string) => business(409, 'store_closed', message),
   adminNotFound: (what: string) =>
     business(404, 'not_found', `${what} não ${FEMININE.has(what) ? 'encontrada' : 'encontrado'}.`),
   adminUnauthorized: () => business(401, 'unauthorized', 'Token de administração ausente ou inválido.'),

@@ -109,6 +109,15 @@ export function recordOutboxPublish(createdAt: string | number | Date | null, ok
     outboxLag.observe(Math.max(0, (Date.now() - new Date(createdAt).getTime()) / 1000));
 }
 
+const ordersExpired = new Counter({
+  name: 'od_orders_expired_total',
+  help: 'PENDING orders cancelled by the platform after their confirmation timeout',
+});
+/** One order cancelled by the confirmation sweep (orders). */
+export function recordOrderExpired() {
+  ordersExpired.inc();
+}
+
 const redeliveries = new Counter({
   name: 'od_consumer_redeliveries_total',
   help: 'JetStream messages received again (delivery count > 1), by consumer',

@@ -1,3 +1,4 @@
+export * from './children.ts';
 export * from './dns-server.ts';
 export * from './feed.ts';
 export * from './fixtures.ts';

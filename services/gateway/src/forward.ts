@@ -88,6 +88,9 @@ export interface RelaySchema {
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
+  /** OpenAPI text only */
+  summary?: string;
+  description?: string;
 }
 type Relayed<S> = { params: Part<S, 'params'>; query: Part<S, 'querystring'>; body: Part<S, 'body'> };
 type RelayFn = <S extends RelaySchema, O extends OpSpec>(

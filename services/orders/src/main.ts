@@ -3,6 +3,7 @@ import { streamSettings } from '@od/bus';
 import type { Config } from '@od/config';
 import { RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
+import { startConfirmationSweep } from './confirmation/sweep.ts';
 import type { OrdersDeps } from './core.ts';
 import { createDb } from './db/client.ts';
 import { storeOfOrder } from './db/orders.ts';
@@ -87,9 +88,15 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
     },
     { storeOf: { orderId: storeOfOrder(base.pool) } },
   );
+  const sweep = startConfirmationSweep(deps, {
+    intervalMs: config.ORDER_CONFIRM_SWEEP_INTERVAL,
+    batch: 100,
+    log: base.log,
+  });
   return {
     relay,
     async stop() {
+      await sweep.stop();
       await relay.stop();
       await base.close();
     },

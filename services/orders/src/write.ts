@@ -39,8 +39,13 @@ import { byteLength, MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES } from './domain/
 
 /** What one trigger changes. Omitted parts stay as they are. */
 export interface Change {
-  /** a new order (intake): inserted instead of updated */
-  create?: { order: Order; situation: Situation; channel: OrderChannel };
+  /** a new order (intake): inserted instead of updated; PENDING from then on for at most `confirmTimeoutSeconds` */
+  create?: {
+    order: Order;
+    situation: Situation;
+    channel: OrderChannel;
+    confirmTimeoutSeconds: number | null;
+  };
   to?: Situation;
   /** the re-rendered public Order (edit) */
   document?: Order;
@@ -205,7 +210,12 @@ function toRow(deps: OrdersDeps, o: LockedOrder | undefined, ch: Change, actor: 
   return {
     orderId: t.id,
     now,
-    create: create && { merchantId: t.merchantId, type: create.order.type, channel: t.channel },
+    create: create && {
+      merchantId: t.merchantId,
+      type: create.order.type,
+      channel: t.channel,
+      confirmTimeoutSeconds: create.confirmTimeoutSeconds,
+    },
     from,
     to: create?.situation ?? ch.to ?? (from as Situation),
     document,

@@ -596,6 +596,59 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     await page.getByRole('button', { name: 'Tentar de novo' }).click();
     await page.locator('#item-0-name').waitFor();
   }, 60_000);
+  it("the store's day: the big switch, a 15-minute pause, opening hours, the confirmation time", async () => {
+    const view = async () => (await stack.admin('GET', `/admin/v1/merchants/${merchantId}`)).json();
+    await page.getByRole('link', { name: 'Loja' }).click();
+    await page.getByRole('switch', { name: 'Loja aberta: recebendo pedidos' }).click();
+    await page.getByRole('switch', { name: 'Loja fechada: sem pedidos' }).waitFor();
+    expect((await view()).status).toBe('UNAVAILABLE');
+    await check(page, '16-store-closed');
+    await page.getByRole('switch', { name: 'Loja fechada: sem pedidos' }).click();
+    await page.getByRole('switch', { name: 'Loja aberta: recebendo pedidos' }).waitFor();
+    expect((await view()).status).toBe('AVAILABLE');
+
+    await page.getByLabel('Motivo da pausa').fill('Cozinha cheia');
+    await page.getByRole('button', { name: 'Pausar 15 min' }).click();
+    await page.getByText('Pausada até').waitFor();
+    const paused = await view();
+    expect(paused.pauseReason).toBe('Cozinha cheia');
+    expect(Date.parse(paused.pausedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
+    await check(page, '17-store-paused');
+    await page.getByRole('button', { name: 'Retomar agora' }).click();
+    await page.getByText('Pausa encerrada.').waitFor();
+    expect((await view()).pausedUntil).toBeNull();
+
+    await page.getByRole('button', { name: 'Definir horários' }).click();
+    await page.getByRole('button', { name: 'Adicionar dia especial' }).click();
+    await page.getByRole('button', { name: 'Gravar horários' }).click();
+    await page.getByText('Horários gravados.').waitFor();
+    const hours = (await view()).serviceHours;
+    expect(hours.weekHours).toEqual([
+      {
+        dayOfWeek: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'],
+        timePeriods: { startTime: '11:00', endTime: '23:00' },
+      },
+    ]);
+    expect(hours.holidayHours).toEqual([{ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
+    await check(page, '18-store-hours');
+    await page.getByRole('button', { name: 'Remover todos os horários' }).click();
+    await page.getByRole('button', { name: 'Gravar horários' }).click();
+    await page.getByRole('button', { name: 'Definir horários' }).waitFor();
+    expect((await view()).serviceHours).toBeNull();
+
+    await page.getByLabel('Minutos').fill('5');
+    await page.getByRole('button', { name: 'Gravar tempo' }).click();
+    await page.getByText('Tempo gravado.').waitFor();
+    expect((await view()).confirmationTimeoutSeconds).toBe(300);
+    await page.getByLabel('Minutos').fill('0.25');
+    await page.getByRole('button', { name: 'Gravar tempo' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /30 segundos/ })
+      .first()
+      .waitFor();
+    expect((await view()).confirmationTimeoutSeconds).toBe(300);
+  }, 120_000);
 
   it('the first load is at most 250 KB of compressed JavaScript', async () => {
     const html = await (await fetch(url('/panel/'))).text();

@@ -1,8 +1,8 @@
-import type { Menu, MenuInput } from '@od/contracts';
+import type { Menu, MenuInput, StoreDay } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { publicMerchant, type StoreState } from '../domain/merchant.ts';
-import { PrismaClient } from './generated/client.ts';
+import { publicMerchant, type StoreState, statusesAt } from '../domain/merchant.ts';
+import { Prisma as P, PrismaClient } from './generated/client.ts';
 import type { CachedStore } from './store-cache.ts';
 
 export type Prisma = InstanceType<typeof PrismaClient>;
@@ -21,6 +21,11 @@ type MerchantRow = {
   menuId: string;
   createdAt: Date | string;
   lastUpdate: Date | string;
+  timeZone: string;
+  serviceHours: unknown;
+  pausedUntil: Date | string | null;
+  pauseReason: string | null;
+  confirmationTimeoutSeconds: number;
 };
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -40,23 +45,37 @@ function toState(r: MerchantRow): StoreState {
     menuId: r.menuId,
     createdAt: iso(r.createdAt),
     lastUpdate: iso(r.lastUpdate),
+    timeZone: r.timeZone,
+    serviceHours: (r.serviceHours ?? null) as StoreState['serviceHours'],
+    pausedUntil: r.pausedUntil === null ? null : iso(r.pausedUntil),
+    pauseReason: r.pauseReason,
+    confirmationTimeoutSeconds: r.confirmationTimeoutSeconds,
   };
 }
 
 /** The written columns: the state as it is (id and createdAt never change), plus the served JSON. */
 function merchantColumns(s: StoreState) {
-  const { id: _id, createdAt: _createdAt, ...columns } = s;
+  const { id: _id, createdAt: _createdAt, serviceHours, pausedUntil, services, ...columns } = s;
   return {
     ...columns,
+    services: services as object[],
+    serviceHours: serviceHours === null ? P.DbNull : (serviceHours as object),
+    pausedUntil: pausedUntil === null ? null : new Date(pausedUntil),
     lastUpdate: new Date(s.lastUpdate),
     publicJson: JSON.stringify(publicMerchant(s)),
   };
 }
 
 const Q_RENDERED = {
-  name: 'catalog_store_rendered',
-  text: 'SELECT m.public_json AS merchant, m.test, n.public_json AS menu FROM merchants m LEFT JOIN menus n ON n.merchant_id = m.id WHERE m.id = $1',
+  name: 'catalog_store_rendered_day',
+  text: `SELECT m.public_json AS merchant, m.test, n.public_json AS menu,
+      json_build_object('status', m.status,
+        'pausedUntil', to_char(m.paused_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'pauseReason', m.pause_reason, 'timeZone', m.time_zone, 'serviceHours', m.service_hours,
+        'services', m.services, 'confirmationTimeoutSeconds', m.confirmation_timeout_seconds)::text AS day
+    FROM merchants m LEFT JOIN menus n ON n.merchant_id = m.id WHERE m.id = $1`,
 };
+const hasPause = (d: StoreDay) => d.pausedUntil != null || d.services.some((x) => x.pausedUntil != null);
 const enc = new TextEncoder();
 
 /**
@@ -74,17 +93,35 @@ export class CatalogDb {
    * The three rendered answers of a store (public Merchant, public menus array, MerchantSnapshot)
    * from one prepared primary-key lookup of stored JSON text, concatenated without parsing.
    */
-  async rendered(id: string): Promise<CachedStore | null> {
-    const r = await this.pool.query<{ merchant: string; test: boolean; menu: string | null }>({
+  async rendered(id: string, at = new Date()): Promise<CachedStore | null> {
+    const r = await this.pool.query<{ merchant: string; test: boolean; menu: string | null; day: string }>({
       ...Q_RENDERED,
       values: [id],
     });
     const row = r.rows[0];
     if (!row) return null;
+    let merchant = row.merchant;
+    let until: number | undefined;
+    const day = JSON.parse(row.day) as StoreDay;
+    // a pause ends by itself: the stored statuses are re-read at `at`, the answer kept until the next end
+    if (hasPause(day)) {
+      const now = statusesAt(day, at);
+      const m = JSON.parse(merchant) as {
+        status: string;
+        services: { serviceType: string; status: string }[];
+      };
+      m.status = now.status;
+      for (const s of m.services) s.status = now.services[s.serviceType as 'DELIVERY'] ?? 'UNAVAILABLE';
+      merchant = JSON.stringify(m);
+      until = now.until;
+    }
     return {
-      merchant: enc.encode(row.merchant),
+      merchant: enc.encode(merchant),
       menus: enc.encode(row.menu === null ? '[]' : `[${row.menu}]`),
-      snapshot: enc.encode(`{"merchant":${row.merchant},"test":${row.test},"menu":${row.menu ?? 'null'}}`),
+      snapshot: enc.encode(
+        `{"merchant":${merchant},"test":${row.test},"menu":${row.menu ?? 'null'},"store":${row.day}}`,
+      ),
+      ...(until === undefined ? {} : { until }),
     };
   }
 

@@ -6,6 +6,8 @@ export interface CachedStore {
   menus: Uint8Array;
   /** MerchantSnapshot JSON */
   snapshot: Uint8Array;
+  /** epoch ms when this answer stops being true (a pause ends): not served after it */
+  until?: number;
 }
 
 export interface StoreCacheOptions {
@@ -37,7 +39,12 @@ export class StoreCache {
 
   async get(merchantId: string): Promise<CachedStore | null> {
     const e = this.entries.get(merchantId);
-    if (e && this.now() - e.at < this.opts.ttlMs) return e.value;
+    if (
+      e &&
+      this.now() - e.at < this.opts.ttlMs &&
+      !(e.value.until !== undefined && this.now() >= e.value.until)
+    )
+      return e.value;
     const generation = this.generation;
     const value = await this.load(merchantId);
     if (value && generation === this.generation) {

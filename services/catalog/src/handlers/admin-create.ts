@@ -18,5 +18,5 @@ export const adminCreate =
     const created = await db.create(state, { source: {}, public: emptyMenu(state.menuId) });
     if (!created)
       throw new HttpException(errors.admin(409, 'conflict', 'Já existe um estabelecimento com este id.'));
-    return { status: 201, body: adminMerchant(state) };
+    return { status: 201, body: adminMerchant(state, now()) };
   };

@@ -4,9 +4,9 @@ import { adminMerchantId, type HandlerDeps, storeNotFound } from './common.ts';
 
 /** GET /admin/v1/merchants/{merchantId} -> 200 Merchant + test | 404 not_found. */
 export const adminGet =
-  ({ db }: HandlerDeps): OpHandler<typeof CATALOG_OPS.adminGet> =>
+  ({ db, now }: HandlerDeps): OpHandler<typeof CATALOG_OPS.adminGet> =>
   async (req) => {
     const state = await db.load(adminMerchantId(req));
     if (!state) throw storeNotFound();
-    return { status: 200, body: adminMerchant(state) };
+    return { status: 200, body: adminMerchant(state, now()) };
   };

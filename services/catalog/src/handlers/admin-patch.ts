@@ -11,7 +11,7 @@ export const adminPatch =
     const patch = parseAdminBody(merchantPatchSchema, req.body ?? {}, 'Alteração inválida.');
     const result = await db.edit(id, (s) => {
       const state = patchStore(s, patch, now().toISOString());
-      return { state, result: adminMerchant(state) };
+      return { state, result: adminMerchant(state, now()) };
     });
     if (!result) throw storeNotFound();
     changed(id);

@@ -25,7 +25,18 @@ export const merchantAdminRoutes: RouteModule = (app, ctx) => {
   relay.get('/admin/v1/merchants/:merchantId', { params }, CATALOG_OPS.adminGet);
   relay.patch(
     '/admin/v1/merchants/:merchantId',
-    { params, body: merchantPatchSchema },
+    {
+      params,
+      body: merchantPatchSchema,
+      summary: "Edit a store's fields and its day (switches, pauses, hours, confirmation timeout)",
+      description:
+        'Any subset of the fields -> 200 the admin view. `status` UNAVAILABLE closes the store, AVAILABLE reopens it; ' +
+        '`services[]` `{ serviceType, status?, pause? }` the same per service type; `pause` `{ minutes: 1..1440, reason }` ' +
+        'pauses from now and ends by itself (`null` resumes); `serviceHours` the standard ServiceHours (weekHours, ' +
+        'holidayHours; local HH:MM in `timeZone`, an IANA zone, default America/Sao_Paulo; `null` = always open); ' +
+        '`confirmationTimeoutSeconds` >= 30 (default 480): a PENDING order not confirmed in time is cancelled by the ' +
+        'platform. Intake of a closed, paused or out-of-hours store answers 409 store_closed. docs/decisions.md "A store\'s day".',
+    },
     CATALOG_OPS.adminPatch,
   );
   app.put(

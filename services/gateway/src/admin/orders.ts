@@ -27,7 +27,17 @@ type P = { orderId: string };
 export const orderAdminRoutes: RouteModule = (app, ctx) => {
   app.post(
     '/admin/v1/merchants/:merchantId/orders',
-    { schema: { params: merchantParams, body: orderIntakeSchema } },
+    {
+      schema: {
+        params: merchantParams,
+        body: orderIntakeSchema,
+        summary: 'Create an order as a channel would -> 201',
+        description:
+          "409 `{ error: store_closed, message }` when the store or the order type's service is closed, paused or " +
+          "outside its hours at the order's time (the scheduled start of a SCHEDULED order): nothing is created. " +
+          "The order's confirmation deadline (`confirmBy` on GET) is the store's confirmationTimeoutSeconds after it enters PENDING.",
+      },
+    },
     async (request, reply) => {
       const { merchantId } = request.params;
       const r = await ctx.idempotency.run(request, canonicalJson(request.body ?? null), async (headers) => {

@@ -36,6 +36,8 @@ export interface OrderScope {
   orderId: string;
   merchantId?: string;
   hidePendingPayment: boolean;
+  /** a row another transaction holds is not waited for: treated as not visible (sweeps) */
+  skipLocked?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function beginAndLock(c: PoolClient, s: OrderScope): Promise<Locked
   const res = (await c.query(
     `BEGIN; SELECT id, merchant_id AS "merchantId", type, situation, channel, event_seq AS "eventSeq",
        cancellation_request AS "cancellationRequest"
-     FROM orders WHERE id = '${s.orderId}'${store}${visible} FOR UPDATE`,
+     FROM orders WHERE id = '${s.orderId}'${store}${visible} FOR UPDATE${s.skipLocked ? ' SKIP LOCKED' : ''}`,
   )) as unknown as { rows: LockedOrder[] }[];
   return res[1].rows[0];
 }
@@ -118,8 +120,13 @@ export async function readDocument<T>(c: PoolClient, id: string): Promise<T> {
 export interface ChangeRow {
   orderId: string;
   now: string;
-  /** set for a new order (intake) */
-  create?: { merchantId: string; type: OrderType; channel: OrderChannel };
+  /** set for a new order (intake); `confirmTimeoutSeconds` starts its deadline when it is PENDING */
+  create?: {
+    merchantId: string;
+    type: OrderType;
+    channel: OrderChannel;
+    confirmTimeoutSeconds: number | null;
+  };
   from: Situation | null;
   to: Situation;
   /** serialized public Order; null = unchanged */
@@ -180,10 +187,20 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     await c.query({
       name: 'orders.create',
       text: `WITH u AS (
-          INSERT INTO orders (id, merchant_id, type, channel, situation, created_at, updated_at, event_seq, document)
-          VALUES ($1, $20, $21, $22, $2, $3, $3, $4, $16::json)
+          INSERT INTO orders (id, merchant_id, type, channel, situation, created_at, updated_at, event_seq, document,
+            confirm_timeout_seconds)
+          VALUES ($1, $20, $21, $22, $2, $3, $3, $4, $16::json, $23::int)
+        ), d AS (
+          INSERT INTO order_deadlines (order_id, confirm_by)
+          SELECT $1, $3::timestamptz + make_interval(secs => $23::int) WHERE $2 = 'PENDING' AND $23::int IS NOT NULL
         ), ${HISTORY_AND_OUTBOX}`,
-      values: [...values, r.create.merchantId, r.create.type, r.create.channel],
+      values: [
+        ...values,
+        r.create.merchantId,
+        r.create.type,
+        r.create.channel,
+        r.create.confirmTimeoutSeconds,
+      ],
     });
     return;
   }
@@ -194,6 +211,15 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
           document = COALESCE($16::json, document),
           cancellation_request = CASE WHEN $20::bool THEN $21::jsonb ELSE cancellation_request END
         WHERE id = $1
+      ), d AS (
+        -- an order paid now enters PENDING now: its deadline starts now
+        INSERT INTO order_deadlines (order_id, confirm_by)
+        SELECT id, $3::timestamptz + make_interval(secs => confirm_timeout_seconds) FROM orders
+        WHERE id = $1 AND $2 = 'PENDING' AND $11 = 'PENDING_PAYMENT' AND confirm_timeout_seconds IS NOT NULL
+        ON CONFLICT (order_id) DO NOTHING
+      ), x AS (
+        -- leaving PENDING (confirmed, cancelled, expired): nothing to wait for any more
+        DELETE FROM order_deadlines WHERE order_id = $1 AND $11 = 'PENDING' AND $2 <> 'PENDING'
       ), ${HISTORY_AND_OUTBOX}`,
     values: [
       ...values,
@@ -221,6 +247,25 @@ export async function trimHistory(
 }
 
 export { withTx } from '@od/db';
+
+/** Orders past their confirmation deadline, oldest first (order_deadlines holds PENDING orders only). */
+export async function overdueOrders(pool: Pool, limit: number): Promise<string[]> {
+  const r = await pool.query<{ id: string }>({
+    name: 'orders.overdue',
+    text: 'SELECT order_id AS id FROM order_deadlines WHERE confirm_by <= now() ORDER BY confirm_by LIMIT $1',
+    values: [limit],
+  });
+  return r.rows.map((x) => x.id);
+}
+
+/** A deadline whose order is no longer PENDING (left behind by a release before the schedule). */
+export async function dropStaleDeadline(pool: Pool, orderId: string): Promise<void> {
+  await pool.query(
+    `DELETE FROM order_deadlines d WHERE d.order_id = $1
+       AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = d.order_id AND o.situation = 'PENDING')`,
+    [orderId],
+  );
+}
 
 /** The store of an order (null = unknown): what a merchant user's request is checked against. */
 export const storeOfOrder = (pool: Pool) => async (orderId: string) => {

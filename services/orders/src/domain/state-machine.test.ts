@@ -19,6 +19,7 @@ const bad = { kind: 'invalid' };
  */
 const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
   PENDING_PAYMENT: {
+    expire: same('PENDING_PAYMENT'),
     pay: move('PENDING', 'CREATED'),
     cancel: move('CANCELLED'),
     confirm: bad,
@@ -30,6 +31,7 @@ const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
     requestCancellation: bad,
   },
   PENDING: {
+    expire: move('CANCELLED', 'CANCELLED'),
     pay: same('PENDING'),
     cancel: move('CANCELLED', 'CANCELLED'),
     confirm: move('ACCEPTED', 'CONFIRMED'),
@@ -41,6 +43,7 @@ const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
     requestCancellation: move('CANCELLED', 'CANCELLED'),
   },
   ACCEPTED: {
+    expire: same('ACCEPTED'),
     pay: same('ACCEPTED'),
     cancel: move('CANCELLED', 'CANCELLED'),
     confirm: same('ACCEPTED'),
@@ -52,6 +55,7 @@ const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
     requestCancellation: move('CANCELLED', 'CANCELLED'),
   },
   PREPARING: {
+    expire: same('PREPARING'),
     pay: same('PREPARING'),
     cancel: move('CANCELLED', 'CANCELLED'),
     confirm: move('ACCEPTED', undefined, true),
@@ -63,6 +67,7 @@ const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
     requestCancellation: move('CANCELLED', 'CANCELLED'),
   },
   READY: {
+    expire: same('READY'),
     pay: same('READY'),
     cancel: move('CANCELLED', 'CANCELLED'),
     confirm: move('ACCEPTED', undefined, true),
@@ -74,6 +79,7 @@ const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
     requestCancellation: move('CANCELLED', 'CANCELLED'),
   },
   DELIVERY: {
+    expire: same('DELIVERY'),
     pay: same('DELIVERY'),
     cancel: move('CANCELLED', 'CANCELLED'),
     confirm: move('ACCEPTED', undefined, true),
@@ -85,8 +91,10 @@ const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
     requestCancellation: move('CANCELLED', 'CANCELLED'),
   },
   DONE: {
+    expire: same('DONE'),
     pay: same('DONE'),
-    cancel: bad,
+    // SPEC's table: the panel or the customer cancels from any state; rule 4 is requestCancellation's
+    cancel: move('CANCELLED', 'CANCELLED'),
     confirm: bad,
     startPreparation: bad,
     readyForPickup: bad,
@@ -96,6 +104,7 @@ const DELIVERY: Record<Situation, Record<Trigger, unknown>> = {
     requestCancellation: bad,
   },
   CANCELLED: {
+    expire: same('CANCELLED'),
     pay: bad,
     cancel: same('CANCELLED'),
     confirm: bad,
@@ -119,7 +128,7 @@ function expected(type: OrderType, from: Situation, trigger: Trigger): unknown {
   return e;
 }
 
-const TRIGGERS: Trigger[] = [...ORDER_ACTIONS, 'pay', 'cancel'];
+const TRIGGERS: Trigger[] = [...ORDER_ACTIONS, 'pay', 'cancel', 'expire'];
 
 describe('state machine: every row of the table', () => {
   for (const type of ORDER_TYPES) {
@@ -139,7 +148,7 @@ describe('state machine: every row of the table', () => {
     }
   }
 
-  it('rules: TAKEOUT and INDOOR never emit DISPATCHED; DONE cannot be cancelled; CANCELLED is final', () => {
+  it('rules: TAKEOUT and INDOOR never emit DISPATCHED; requestCancellation cannot cancel DONE, the panel can; CANCELLED is final', () => {
     for (const from of SITUATIONS)
       for (const t of TRIGGERS) {
         for (const type of ['TAKEOUT', 'INDOOR'] as const) {
@@ -150,7 +159,11 @@ describe('state machine: every row of the table', () => {
         expect(c.kind === 'move').toBe(false);
       }
     expect(decide('DELIVERY', 'DONE', 'requestCancellation')).toEqual({ kind: 'invalid' });
-    expect(decide('DELIVERY', 'DONE', 'cancel')).toEqual({ kind: 'invalid' });
+    expect(decide('DELIVERY', 'DONE', 'cancel')).toMatchObject({
+      kind: 'move',
+      to: 'CANCELLED',
+      event: 'CANCELLED',
+    });
   });
 });
 
@@ -165,7 +178,8 @@ describe('state machine: properties over random action sequences', () => {
         let s: Situation = start;
         for (const t of triggers) {
           const d = decide(type, s, t);
-          if (FINAL.has(s)) expect(d.kind).not.toBe('move');
+          // the one way out of DONE: the panel's or the customer's cancellation (SPEC: any state)
+          if (FINAL.has(s) && !(s === 'DONE' && t === 'cancel')) expect(d.kind).not.toBe('move');
           if (d.kind === 'already_applied') expect(d.to).toBe(s);
           if (d.kind === 'move') {
             expect(d.to).not.toBe(s);

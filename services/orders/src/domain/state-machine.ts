@@ -20,17 +20,18 @@ import type { EventType, OrderAction, OrderType, PendingCancellation, Situation 
  * - `dispatch` on an INDOOR order: always 422. On TAKEOUT it moves to DELIVERY emitting
  *   READY_FOR_PICKUP, never DISPATCHED (rule 2).
  * - `pickedUp`: from ACCEPTED, PREPARING, READY, DELIVERY -> DONE (CONCLUDED); 422 from PENDING.
- * - Panel/customer cancellation "from any state": any non-final state including PENDING_PAYMENT
- *   (which cancels silently: the order never existed for integrators, so no CANCELLED event).
- *   On DONE it answers 422 like requestCancellation: SPEC rule 4 says DONE cannot be cancelled,
- *   and a delivered order being cancelled by the panel would contradict the CONCLUDED event the
- *   integrator already received. On CANCELLED: already_applied.
+ * - Panel/customer cancellation "from any state" (SPEC's table): every state but CANCELLED, DONE
+ *   included (a refund after delivery: the integrator gets CANCELLED after CONCLUDED), and
+ *   PENDING_PAYMENT (which cancels silently: the order never existed for integrators, so no
+ *   CANCELLED event). On CANCELLED: already_applied. SPEC rule 4 (DONE cannot be cancelled) is
+ *   about the API's `requestCancellation`: 422 on DONE. The platform's cancellation of an order
+ *   nobody confirmed in time (`expire`) acts on PENDING only: on any other state it is a no-op.
  * - PENDING_PAYMENT: only `pay` (-> PENDING, CREATED) and `cancel` act on it; every action is 422
  *   (the public API never reaches this far: such orders answer 404 before).
  * - The Open Delivery cancellation handshake (HANDSHAKE below) is a second, orthogonal dimension:
  *   the pending request (`PendingCancellation`). A move into a final state closes any request.
  */
-export type LifecycleTrigger = OrderAction | 'pay' | 'cancel';
+export type LifecycleTrigger = OrderAction | 'pay' | 'cancel' | 'expire';
 
 /**
  * The Open Delivery 1.4.0 cancellation handshake: one party asks, the other accepts or denies.
@@ -189,9 +190,13 @@ function lifecycle(type: OrderType, from: Situation, trigger: LifecycleTrigger):
     // already paid: the order is past PENDING_PAYMENT
     return { kind: 'already_applied', to: from };
   }
+  if (trigger === 'expire')
+    return from === 'PENDING'
+      ? { kind: 'move', to: 'CANCELLED', event: 'CANCELLED', backtrack: false }
+      : { kind: 'already_applied', to: from };
   if (trigger === 'cancel' || trigger === 'requestCancellation') {
     if (from === 'CANCELLED') return { kind: 'already_applied', to: 'CANCELLED' };
-    if (from === 'DONE') return invalid;
+    if (from === 'DONE' && trigger === 'requestCancellation') return invalid;
     if (from === 'PENDING_PAYMENT') {
       if (trigger === 'requestCancellation') return invalid;
       return { kind: 'move', to: 'CANCELLED', backtrack: false };

@@ -11,7 +11,7 @@ const DEFAULT_REASON = {
 
 /**
  * `admin.cancel` `{ by: CUSTOMER | MERCHANT, reason? }`: cancellation from the panel or by the
- * customer, from any non-final state (see state-machine.ts for DONE: 422).
+ * customer, from any state but CANCELLED (DONE included: SPEC's table; see state-machine.ts).
  */
 export function adminCancel(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCancel> {
   return async (req) => {

@@ -4,6 +4,7 @@ import { parseAdminBody } from '@od/errors';
 import { merchantSnapshot, type OrdersDeps } from '../core.ts';
 import { nextDisplayId } from '../db/orders.ts';
 import { buildOrder } from '../domain/build.ts';
+import { assertStoreOpen, storeDayOf } from '../domain/intake.ts';
 import { idemOf, writeOrder } from '../write.ts';
 import { panelActor } from './action.ts';
 
@@ -11,7 +12,9 @@ import { panelActor } from './action.ts';
  * `admin.create` (POST /admin/v1/merchants/{merchantId}/orders): a channel places an order.
  * Without pending payment it enters PENDING and emits CREATED; with `paymentPending` it waits in
  * PENDING_PAYMENT, invisible to integrators, until `admin.payment`. With an Idempotency-Key the
- * same order comes back for the same key (never a second order).
+ * same order comes back for the same key (never a second order). A store (or service type) closed,
+ * paused or outside its hours at the order's time answers 409 store_closed and nothing is created.
+ * The order's confirmation deadline (the store's timeout) starts when it enters PENDING.
  * Answer: 201 Order + { situation, channel }.
  */
 export function adminCreate(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCreate> {
@@ -24,15 +27,19 @@ export function adminCreate(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminC
       idem: idemOf(req),
       plan: async (c) => {
         const snapshot = await merchantSnapshot(deps, req.params?.merchantId ?? '', req.traceId);
+        const now = new Date();
         const displayId = await nextDisplayId(c);
-        const { order, situation } = buildOrder(input, snapshot, {
-          id: randomUUID(),
-          displayId,
-          now: new Date(),
-        });
+        const { order, situation } = buildOrder(input, snapshot, { id: randomUUID(), displayId, now });
+        const at = order.schedule ? new Date(order.schedule.scheduledDateTimeStart) : now;
+        assertStoreOpen(snapshot, order.type, at);
         return {
           change: {
-            create: { order, situation, channel: input.channel },
+            create: {
+              order,
+              situation,
+              channel: input.channel,
+              confirmTimeoutSeconds: storeDayOf(snapshot).confirmationTimeoutSeconds,
+            },
             event: situation === 'PENDING' ? { type: 'CREATED' } : undefined,
             history: { trigger: 'create', detail: { channel: input.channel } },
           },

@@ -6,7 +6,7 @@ import { ADMIN_VIEW_MAX_BYTES, HISTORY_PAGE_MAX_ENTRIES, historyPageLength } fro
 
 /**
  * `admin.get` (GET /admin/v1/orders/{orderId}[?historyAfter=cursor]): Order + { situation, channel,
- * deliveryCode, cancellationRequest (Open Delivery), history } in any state (unpaid orders
+ * deliveryCode, cancellationRequest (Open Delivery), confirmBy, history } in any state (unpaid orders
  * included). History comes oldest first, one page at a time (at most 200 entries, and what the
  * document leaves of the bus's 1 MiB): when more remain,
  * `historyNextCursor` is the `historyAfter` of the next page (absent on the last page). Cold path.
@@ -24,6 +24,7 @@ export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.
         channel: true,
         deliveryCode: true,
         cancellationRequest: true,
+        deadline: { select: { confirmBy: true } },
         history: {
           where: after ? { id: { gt: BigInt(after) } } : undefined,
           orderBy: { id: 'asc' },
@@ -56,6 +57,8 @@ export function adminGet(_deps: OrdersDeps, db: Db): OpHandler<typeof ORDER_OPS.
         ...(order.document as Record<string, unknown>),
         situation: order.situation,
         channel: order.channel,
+        // while PENDING: the platform cancels the order then if nobody confirmed it (else null)
+        confirmBy: order.deadline?.confirmBy.toISOString() ?? null,
         ...od,
         history: entries.slice(0, n),
         ...(n < entries.length ? { historyNextCursor: String(order.history[n - 1].id) } : {}),

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Store, storePath } from '../api.ts';
 import { Banner, Field, useT } from '../ui.tsx';
+import { ConfirmationTimeout, HoursEditor, OpenSwitch, type StoreDayView } from './store-day.tsx';
 
-interface Merchant {
+interface Merchant extends StoreDayView {
   name: string;
   description: string;
-  status: string;
   contactEmails: string[];
   contactPhones: string[];
 }
@@ -35,7 +35,6 @@ export function Settings(props: { store: Store }) {
         await api<Merchant>('PATCH', path, {
           name: f.get('name'),
           description: f.get('description'),
-          status: f.get('status'),
           contactEmails: list(f.get('emails')),
           contactPhones: list(f.get('phones')),
         }),
@@ -51,6 +50,25 @@ export function Settings(props: { store: Store }) {
     Object.entries(errors)
       .find(([p]) => p.startsWith(k))?.[1]
       .join(' ');
+  const day = { view: m, path, onSaved: (v: StoreDayView) => setM(v as Merchant) };
+  return (
+    <>
+      <OpenSwitch {...day} />
+      <DetailsForm m={m} submit={submit} msg={msg} err={err} />
+      <HoursEditor {...day} />
+      <ConfirmationTimeout {...day} />
+    </>
+  );
+}
+
+function DetailsForm(props: {
+  m: Merchant;
+  submit: (e: Event) => void;
+  msg: { kind: 'ok' | 'error'; text: string } | null;
+  err: (k: string) => string | undefined;
+}) {
+  const t = useT();
+  const { m, submit, msg, err } = props;
   return (
     <form class="card" onSubmit={submit}>
       <h2>{t('settings.title')}</h2>
@@ -60,12 +78,6 @@ export function Settings(props: { store: Store }) {
       </Field>
       <Field id="st-desc" label={t('settings.description')} error={err('description')}>
         <textarea id="st-desc" name="description" defaultValue={m.description} rows={3} />
-      </Field>
-      <Field id="st-status" label={t('settings.status')}>
-        <select id="st-status" name="status" defaultValue={m.status}>
-          <option>AVAILABLE</option>
-          <option>UNAVAILABLE</option>
-        </select>
       </Field>
       <Field id="st-emails" label={t('settings.emails')} error={err('contactEmails')}>
         <input id="st-emails" name="emails" defaultValue={m.contactEmails.join(', ')} />
