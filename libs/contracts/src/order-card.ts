@@ -24,6 +24,8 @@ export const orderCardSchema = z.object({
   total: z.number(),
   itemCount: z.number().int(),
   nextActions: z.array(z.enum(ORDER_ACTIONS)),
+  /** while PENDING: when the platform cancels the order if nobody confirms it (the board's countdown) */
+  confirmBy: z.string().nullable(),
 });
 export type OrderCard = z.infer<typeof orderCardSchema>;
 

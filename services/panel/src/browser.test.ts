@@ -648,6 +648,18 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       .first()
       .waitFor();
     expect((await view()).confirmationTimeoutSeconds).toBe(300);
+
+    // a PENDING card counts down to its confirmation deadline (the store's 5 minutes)
+    const created = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'TAKEOUT' });
+    const { id } = await created.json();
+    await page.getByRole('link', { name: 'Pedidos' }).click();
+    const countdown = page.locator(`[data-order-id="${id}"] .countdown`);
+    await countdown.filter({ hasText: /Aceite em [45]:\d\d/ }).waitFor();
+    const [, mm, ss] = /(\d+):(\d\d)/.exec((await countdown.textContent()) ?? '') ?? [];
+    const left = Number(mm) * 60 + Number(ss);
+    expect(left).toBeGreaterThan(240);
+    expect(left).toBeLessThanOrEqual(300);
+    await check(page, '19-pending-countdown');
   }, 120_000);
 
   it('the first load is at most 250 KB of compressed JavaScript', async () => {

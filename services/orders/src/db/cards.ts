@@ -13,6 +13,8 @@ export interface CardRow {
   customerName: string | null;
   total: number | null;
   itemCount: number;
+  /** the confirmation deadline while PENDING (order_deadlines), else null */
+  confirmBy: string | null;
 }
 
 export interface CardsPage {
@@ -28,7 +30,7 @@ export interface CardsPage {
  * The panel board's cards of one store, newest first, in ONE query over a card-sized projection
  * (a few fields of the document, not the document) on `orders_merchant_created_idx`. Unpaid orders
  * (PENDING_PAYMENT) are not on the board: they do not exist for the store yet. A field the board
- * gains (e.g. a confirmation deadline) is one more column of this SELECT.
+ * gains is one more column of this SELECT (the confirmation deadline: a primary-key lookup of order_deadlines).
  */
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -40,7 +42,9 @@ export async function orderCards(pool: Pool, p: CardsPage): Promise<CardRow[]> {
         to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS "updatedAt",
         document->'customer'->>'name' AS "customerName",
         (document->'total'->'orderAmount'->>'value')::float8 AS total,
-        COALESCE(json_array_length(document->'items'), 0)::int AS "itemCount"
+        COALESCE(json_array_length(document->'items'), 0)::int AS "itemCount",
+        (SELECT to_char(d.confirm_by AT TIME ZONE 'UTC', ${ISO}) FROM order_deadlines d WHERE d.order_id = orders.id)
+          AS "confirmBy"
       FROM orders
       WHERE merchant_id = $1 AND situation <> 'PENDING_PAYMENT'
         AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))

@@ -22,6 +22,7 @@ const toCard = (r: CardRow): OrderCard => ({
   total: r.total ?? 0,
   itemCount: r.itemCount,
   nextActions: nextActions(r.type, r.situation),
+  confirmBy: r.confirmBy,
 });
 
 /**

@@ -320,6 +320,7 @@ describe('panel API', () => {
       const card = page1.orders[0];
       expect(Object.keys(card).sort()).toEqual(
         [
+          'confirmBy',
           'createdAt',
           'customerName',
           'displayId',
@@ -339,6 +340,8 @@ describe('panel API', () => {
       });
       expect(typeof card.total).toBe('number');
       expect(card.itemCount).toBeGreaterThan(0);
+      // the confirmation deadline of a PENDING order: the store's timeout (480 s) after intake
+      expect(Date.parse(card.confirmBy) - Date.parse(card.createdAt)).toBe(480_000);
       const page2 = await (
         await u.client.call('GET', `${s}/orders?limit=2&cursor=${page1.nextCursor}`)
       ).json();
