@@ -62,12 +62,16 @@ export function OpenSwitch(p: Props<StoreDayView>) {
         type="button"
         role="switch"
         aria-checked={on}
-        class={`big-switch ${on ? 'on' : 'off'}`}
+        class={`big-switch ${on ? (paused ? 'paused' : 'on') : 'off'}`}
         onClick={() =>
           save({ status: on ? 'UNAVAILABLE' : 'AVAILABLE' }, on ? 'day.closedNow' : 'day.openedNow')
         }
       >
-        {on ? t('day.open') : t('day.closed')}
+        {on
+          ? paused
+            ? `${t('day.openPaused')} ${time(v.pausedUntil as string)}`
+            : t('day.open')
+          : t('day.closed')}
       </button>
       <p class="hint">{on ? t('day.switchOffHint') : t('day.switchOnHint')}</p>
       <ul class="open-now">
