@@ -609,7 +609,8 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
 
     await page.getByLabel('Motivo da pausa').fill('Cozinha cheia');
     await page.getByRole('button', { name: 'Pausar 15 min' }).click();
-    await page.getByText('Pausada até').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Pausada até' }).waitFor();
+    await page.getByRole('switch', { name: /Loja aberta, mas pausada até/ }).waitFor();
     const paused = await view();
     expect(paused.pauseReason).toBe('Cozinha cheia');
     expect(Date.parse(paused.pausedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
