@@ -61,6 +61,30 @@ describe('StoreCache', () => {
     expect(t.loads()).toBe(2);
   });
 
+  it('an answer true until a pause ends is not served after it, whatever the TTL', async () => {
+    let until: number | undefined = 50;
+    let v = 'paused';
+    let clock = 0;
+    const cache = new StoreCache(
+      async () => ({ ...rendered(v), ...(until === undefined ? {} : { until }) }),
+      {
+        ttlMs: 1000,
+        maxBytes: 10_000,
+        now: () => clock,
+      },
+    );
+    const read = async () => dec.decode((await cache.get('a'))?.merchant);
+    expect(await read()).toBe('paused');
+    v = 'open';
+    until = undefined;
+    clock = 49;
+    expect(await read()).toBe('paused');
+    clock = 50;
+    expect(await read()).toBe('open');
+    clock = 900;
+    expect(await read()).toBe('open');
+  });
+
   it('does not cache unknown stores', async () => {
     const t = setup();
     expect(await t.read('x')).toBeNull();
