@@ -651,7 +651,9 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     expect((await view()).confirmationTimeoutSeconds).toBe(300);
 
     // a PENDING card counts down to its confirmation deadline (the store's 5 minutes)
-    const created = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'TAKEOUT' });
+    const created = await stack.admin('POST', `/admin/v1/merchants/${merchantId}/orders`, {
+      type: 'TAKEOUT',
+    });
     const { id } = await created.json();
     await page.getByRole('link', { name: 'Pedidos' }).click();
     const countdown = page.locator(`[data-order-id="${id}"] .countdown`);
