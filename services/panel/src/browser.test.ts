@@ -598,11 +598,11 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
   }, 60_000);
   it("the store's day: the big switch, a 15-minute pause, opening hours, the confirmation time", async () => {
     const view = async () => (await stack.admin('GET', `/admin/v1/merchants/${merchantId}`)).json();
-    await page.getByRole('link', { name: 'Loja' }).click();
+    await tab('Loja');
     await page.getByRole('switch', { name: 'Loja aberta: recebendo pedidos' }).click();
     await page.getByRole('switch', { name: 'Loja fechada: sem pedidos' }).waitFor();
     expect((await view()).status).toBe('UNAVAILABLE');
-    await check(page, '16-store-closed');
+    await check(page, 'store-day-1-closed');
     await page.getByRole('switch', { name: 'Loja fechada: sem pedidos' }).click();
     await page.getByRole('switch', { name: 'Loja aberta: recebendo pedidos' }).waitFor();
     expect((await view()).status).toBe('AVAILABLE');
@@ -614,7 +614,7 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     const paused = await view();
     expect(paused.pauseReason).toBe('Cozinha cheia');
     expect(Date.parse(paused.pausedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
-    await check(page, '17-store-paused');
+    await check(page, 'store-day-2-paused');
     await page.getByRole('button', { name: 'Retomar agora' }).click();
     await page.getByText('Pausa encerrada.').waitFor();
     expect((await view()).pausedUntil).toBeNull();
@@ -631,7 +631,7 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       },
     ]);
     expect(hours.holidayHours).toEqual([{ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
-    await check(page, '18-store-hours');
+    await check(page, 'store-day-3-hours');
     await page.getByRole('button', { name: 'Remover todos os horários' }).click();
     await page.getByRole('button', { name: 'Gravar horários' }).click();
     await page.getByRole('button', { name: 'Definir horários' }).waitFor();
@@ -655,14 +655,14 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
       type: 'TAKEOUT',
     });
     const { id } = await created.json();
-    await page.getByRole('link', { name: 'Pedidos' }).click();
+    await tab('Pedidos');
     const countdown = page.locator(`[data-order-id="${id}"] .countdown`);
     await countdown.filter({ hasText: /Aceite em [45]:\d\d/ }).waitFor();
     const [, mm, ss] = /(\d+):(\d\d)/.exec((await countdown.textContent()) ?? '') ?? [];
     const left = Number(mm) * 60 + Number(ss);
     expect(left).toBeGreaterThan(240);
     expect(left).toBeLessThanOrEqual(300);
-    await check(page, '19-pending-countdown');
+    await check(page, 'store-day-4-countdown');
   }, 120_000);
 
   it('the first load is at most 250 KB of compressed JavaScript', async () => {
