@@ -40,6 +40,8 @@ describe('scope table', () => {
     { scope: 'orders:read', method: 'GET', path: '/v1/events/:polling' },
     { scope: 'orders:read', method: 'POST', path: '/v1/events/acknowledgment', body: [] },
     { scope: 'orders:read', method: 'GET', path: `/v1/orders/${orderId}` },
+    { scope: 'orders:read', method: 'GET', path: '/v1/orders' },
+    { scope: 'orders:read', method: 'GET', path: '/v1/events' },
     ...ORDER_ACTIONS.map((a) => ({
       scope: 'orders:write' as Scope,
       method: 'POST',

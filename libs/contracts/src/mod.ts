@@ -4,6 +4,7 @@ export * from './credentials.ts';
 export * from './error-bodies.ts';
 export * from './events.ts';
 export * from './feed.ts';
+export * from './history.ts';
 export * from './idempotency.ts';
 export * from './ids.ts';
 export * from './limits.ts';

@@ -9,6 +9,7 @@ import { createDb } from './db/client.ts';
 import { runRetention, storeOfCredential } from './db/queries.ts';
 import { ackHandler } from './handlers/ack.ts';
 import { adminEventsHandler } from './handlers/admin-events.ts';
+import { historyHandler } from './handlers/history.ts';
 import { pollHandler } from './handlers/poll.ts';
 import { storeHealthHandler } from './handlers/store-health.ts';
 import { registerFeedGauges } from './metrics.ts';
@@ -35,6 +36,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     {
       poll: pollHandler(pool),
       ack: ackHandler(pool),
+      history: historyHandler(pool),
       adminEvents: adminEventsHandler(db, pool),
       adminStoreHealth: storeHealthHandler(pool),
     },

@@ -23,6 +23,7 @@ import {
   adminCancellationRequest,
   publicHandshake,
 } from './handlers/handshake.ts';
+import { listOrdersHandler } from './handlers/list.ts';
 import { tracking, validateCode } from './handlers/od-delivery.ts';
 import { registerOutboxGauges } from './outbox/metrics.ts';
 import { type Relay, startRelay } from './outbox/relay.ts';
@@ -70,6 +71,7 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
     RPC.orders,
     {
       get: getOrder(deps),
+      list: listOrdersHandler(deps),
       action: publicAction(deps),
       adminCreate: adminCreate(deps),
       adminGet: adminGet(deps, createDb(base.pool)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events.ts';
 import { pollQuerySchema } from '../feed.ts';
+import { eventHistoryQuerySchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
@@ -17,6 +18,13 @@ export const FEED_OPS = defineOps('feed', {
     callers: ['credential'],
     scope: 'orders:read',
     query: pollQuerySchema.extend({ keep: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional() }),
+  },
+  /** GET /v1/events (extension): query EventHistoryQuery -> 200 EventHistory (history.ts) | 400; reads only */
+  history: {
+    name: 'events.history',
+    callers: ['credential'],
+    scope: 'orders:read',
+    query: eventHistoryQuerySchema,
   },
   /** body [{ id }] (validated by the handler, SPEC messages) -> 202 { acknowledged } */
   ack: { name: 'events.ack', callers: ['credential'], scope: 'orders:read', body: z.unknown() },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderListQuerySchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS } from '../open-delivery-flows.ts';
 import { ORDER_ACTIONS } from '../order.ts';
@@ -20,7 +21,7 @@ const adminBody = z.unknown();
 /**
  * RPC ops of the orders service. Public ops are called by a front door for a credential (the
  * store is the credential's); admin ops by the admin API.
- * - get -> 200 Order bytes | 404; action: body { reason?, code? } (requestCancellation only) -> 202 ActionResponse
+ * - get -> 200 Order bytes | 404; list: query OrderListQuery -> 200 OrderList (history.ts) | 400; action: body { reason?, code? } (requestCancellation only) -> 202 ActionResponse
  * - adminCreate: body OrderIntake -> 201 Order + { situation, channel }; adminGet -> 200 Order + history
  * - cards: params { merchantId }, query { limit?, cursor?, orderId? } -> 200 OrderCards (the panel
  *   board: one query over a card-sized projection, newest first; `orderId` = that one card)
@@ -40,6 +41,16 @@ export const ORDER_OPS = defineOps('orders', {
     scope: 'orders:read',
     params: order,
     query: z.object({ view: z.enum(ORDER_VIEWS).optional() }).optional(),
+  },
+  /**
+   * GET /v1/orders (extension): the credential's store only; `includeMarketplaceOrders` is set by
+   * the gateway from the credential's record (the signed request carries it), never by the client.
+   */
+  list: {
+    name: 'list',
+    callers: ['credential'],
+    scope: 'orders:read',
+    query: orderListQuerySchema.and(z.object({ includeMarketplaceOrders: z.boolean() })),
   },
   action: {
     name: 'action',

@@ -1,5 +1,6 @@
 import type { RouteModule } from '../context.ts';
 import { eventRoutes } from './events.ts';
+import { historyRoutes } from './history.ts';
 import { merchantRoutes } from './merchant.ts';
 import { odFlowRoutes } from './od-flows.ts';
 import { odMerchantRoutes } from './od-merchant.ts';
@@ -15,5 +16,6 @@ export const publicRoutes: RouteModule[] = [
   orderRoutes,
   odFlowRoutes,
   eventRoutes,
+  historyRoutes,
   odMerchantRoutes,
 ];
