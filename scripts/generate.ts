@@ -34,3 +34,10 @@ execFileSync(
   ],
   { cwd: ROOT, stdio: 'inherit' },
 );
+
+// @od/client's types: the published contract (docs/openapi.json, SPEC profile) and the official
+// document (OPEN_DELIVERY profile). Regenerate after `pnpm openapi`.
+execFileSync(process.execPath, ['--import', 'tsx', 'libs/client/scripts/generate.ts'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
