@@ -105,7 +105,8 @@ export async function consume<P extends Profile>(
         done.push(event.eventId);
       }
       if (done.length) {
-        const r = (await client.events.ack(done, { signal })) as { acknowledged?: number } | undefined;
+        // not cut by the stop signal: what was handled is acknowledged even when stopping
+        const r = (await client.events.ack(done)) as { acknowledged?: number } | undefined;
         stats.acknowledged += typeof r?.acknowledged === 'number' ? r.acknowledged : done.length;
       }
       if (failed) {
