@@ -1,3 +1,4 @@
+import { OdAuthError, TokenManager } from '@od/client';
 import {
   bearerOf,
   createMerchant,
@@ -8,13 +9,7 @@ import {
   type TestStack,
 } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CredentialRejectedError,
-  type EventEnvelope,
-  Integrator,
-  TokenManager,
-  tokenEndpoint,
-} from '../examples/integrator/integrator.ts';
+import { createIntegrator } from '../examples/integrator/integrator.ts';
 
 // The SPEC integration cycle through the whole stack (every service, one gateway), driven by the
 // reference integrator with a real token from POST /oauth/token.
@@ -37,33 +32,34 @@ describe('integration cycle: token, poll, fetch order, acknowledge, act', () => 
     return (await res.json()) as { clientId: string; clientSecret: string };
   };
   const tokenOf = async (c: { clientId: string; clientSecret: string }) =>
-    new TokenManager(tokenEndpoint(stack.gateway.publicUrl, c.clientId, c.clientSecret)).get();
+    new TokenManager({ baseUrl: stack.gateway.publicUrl, ...c }).get();
 
   it('drives an order to its end from the feed; a second credential sees the same events', async () => {
     const pos = await credential({ scopes: ['orders:read', 'orders:write'], includeMarketplaceOrders: true });
     const watcher = await credential({ scopes: ['orders:read'], includeMarketplaceOrders: false });
-    const tokens = new TokenManager(tokenEndpoint(stack.gateway.publicUrl, pos.clientId, pos.clientSecret));
     const seen: { order: string; type: string; situation: string }[] = [];
-    const next: Record<string, string> = {
+    const next: Record<string, 'confirm' | 'dispatch' | 'delivered'> = {
       CREATED: 'confirm',
       CONFIRMED: 'dispatch',
       DISPATCHED: 'delivered',
     };
-    const integrator: Integrator = new Integrator({
+    const ac = new AbortController();
+    const integrator = createIntegrator({
       baseUrl: stack.gateway.publicUrl,
-      tokens,
+      ...pos,
       limit: 50,
-      resolveOrderUrl: (u) => u.replace(stack.config.PUBLIC_BASE_URL, stack.gateway.publicUrl),
-      handle: async (order, e: EventEnvelope) => {
+      idleMs: 50,
+      handle: async (order, e) => {
         const o = order as { id: string };
         expect(o.id).toBe(e.orderId);
         const action = next[e.eventType];
         let situation = '-';
         if (action) {
-          const r = (await integrator.call('POST', `/v1/orders/${o.id}/${action}`)) as { situation: string };
+          const r = (await integrator.client.orders[action](o.id)) as { situation: string };
           situation = r.situation;
         }
         seen.push({ order: e.orderId, type: e.eventType, situation });
+        if (seen.filter((s) => s.type === 'CONCLUDED').length === 2) ac.abort();
       },
     });
     // wait until the feed knows both credentials (pushed through the KV bucket)
@@ -73,12 +69,9 @@ describe('integration cycle: token, poll, fetch order, acknowledge, act', () => 
     );
     const order = await createOrder(stack, merchantId, { type: 'DELIVERY' });
     const mp = await createOrder(stack, merchantId, { type: 'DELIVERY', channel: 'MARKETPLACE' });
-    const deadline = Date.now() + 20_000;
-    const concluded = () => seen.filter((s) => s.type === 'CONCLUDED').length;
-    while (concluded() < 2 && Date.now() < deadline) {
-      const r = await integrator.cycle();
-      if (r.polled === 0) await new Promise((res) => setTimeout(res, 100));
-    }
+    const timer = setTimeout(() => ac.abort(), 20_000);
+    await integrator.run(ac.signal);
+    clearTimeout(timer);
     // each order (the marketplace one too: the pos includes marketplace orders) driven to its end,
     // every event handled exactly once, in order, with the action's answer
     for (const id of [order.id, mp.id])
@@ -90,7 +83,7 @@ describe('integration cycle: token, poll, fetch order, acknowledge, act', () => 
       ]);
 
     // the pos acknowledged everything: its feed is empty
-    expect(await poll(stack, await tokens.get())).toEqual([]);
+    expect(await poll(stack, await integrator.client.tokens.get())).toEqual([]);
     // the watcher acknowledges independently, sees the same events of the non-marketplace order, oldest first
     const wt = await tokenOf(watcher);
     const events = await eventually(
@@ -120,19 +113,18 @@ describe('integration cycle: token, poll, fetch order, acknowledge, act', () => 
       () => stack.admin('GET', `/admin/v1/credentials/${c.clientId}/events`),
       (r) => r.status === 200,
     );
-    const tokens = new TokenManager(tokenEndpoint(stack.gateway.publicUrl, c.clientId, c.clientSecret));
-    const integrator = new Integrator({
+    const integrator = createIntegrator({
       baseUrl: stack.gateway.publicUrl,
-      tokens,
+      ...c,
       idleMs: 50,
-      resolveOrderUrl: (u) => u.replace(stack.config.PUBLIC_BASE_URL, stack.gateway.publicUrl),
       handle: async () => {},
     });
-    const token = await tokens.get();
+    const token = await integrator.client.tokens.get();
     expect((await stack.admin('POST', `/admin/v1/credentials/${c.clientId}/pause`)).status).toBeLessThan(300);
     const ac = new AbortController();
     const stopped = integrator.run(ac.signal).catch((e) => e);
-    expect(await stopped).toBeInstanceOf(CredentialRejectedError);
+    expect(await stopped).toBeInstanceOf(OdAuthError);
+    expect(await stopped).toMatchObject({ error: 'invalid_token' });
     const blocked = await stack.api('/v1/events:polling', bearerOf(token));
     expect(blocked.status).toBe(401);
     const o1 = await createOrder(stack, merchantId, { type: 'TAKEOUT' });
