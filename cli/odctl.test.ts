@@ -168,6 +168,9 @@ describe('odctl', () => {
       expect(d.curl[step]).toContain(stack.gateway.publicUrl);
     }
     expect(d.curl.token).toContain(d.clientId);
+    expect(d.sdk).toBe(
+      `export OD_BASE_URL='${stack.gateway.publicUrl}' OD_CLIENT_ID='${d.clientId}' OD_CLIENT_SECRET='${d.clientSecret}'`,
+    );
     expect(d.curl.merchant).toContain(`/v1/merchant/${d.merchantId}`);
 
     // the printed secrets really work: token (form body, as in the curl line), merchant, menu

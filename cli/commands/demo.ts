@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createOdClient, OdApiError, type OdClient } from '@od/client';
 import type { Command } from 'commander';
 import type { AdminClient } from '../lib/client.ts';
 import { AdminError } from '../lib/client.ts';
@@ -18,6 +19,8 @@ export interface DemoResult {
   warnings: string[];
   /** shell lines of the integration cycle by step (in order; `--shell` prints them as a script) */
   curl: Record<string, string>;
+  /** the environment of the SDK's first integration (libs/client/README.md) */
+  sdk: string;
   steps: CurlStep[];
   next: string[];
 }
@@ -105,31 +108,37 @@ export function demoShell(d: DemoResult): string {
     '',
   ];
   for (const s of d.steps) lines.push(`# ${s.step}: ${s.does}`, s.line, '');
+  lines.push(
+    '# the SDK (@od/client): this environment, then the first integration of libs/client/README.md',
+    `# ${d.sdk}`,
+    '',
+  );
   return `${lines.join('\n')}`;
 }
 
-/** Waits until the credential's feed holds an event of the order, so the first poll shows it. */
-async function waitForFeed(
-  client: AdminClient,
-  clientId: string,
-  orderId: string,
-  ms = 5000,
-): Promise<boolean> {
+/**
+ * Waits, through the public API with the SDK (the new credential's own token), until the
+ * credential's feed holds an event of the order, so the first poll shows it. `GET /v1/events`
+ * reads without acknowledging anything.
+ */
+async function waitForFeed(od: OdClient, orderId: string, since: string, ms = 5000): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     try {
-      const page = await client.request<{ items?: { orderId: string }[] }>(
-        'GET',
-        `/admin/v1/credentials/${enc(clientId)}/events?state=pending&limit=10`,
-      );
-      if (page.items?.some((i) => i.orderId === orderId)) return true;
+      const page = await od.events.history({ createdFrom: since, limit: 100 });
+      if (page.events.some((e) => e.orderId === orderId)) return true;
     } catch (e) {
-      if (!(e instanceof AdminError) || e.status !== 404) return false; // 404: feed has not seen the credential yet
+      // 401: the gateways have not seen the new credential yet; anything else will not get better
+      if (!(e instanceof OdApiError && e.status === 401)) return false;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
 }
+
+/** Shell line setting the environment the SDK's first integration (libs/client/README.md) reads. */
+export const sdkEnv = (publicUrl: string, clientId: string, clientSecret: string) =>
+  `export OD_BASE_URL=${sq(publicUrl)} OD_CLIENT_ID=${sq(clientId)} OD_CLIENT_SECRET=${sq(clientSecret)}`;
 
 export async function runDemo(
   client: AdminClient,
@@ -151,6 +160,14 @@ export async function runDemo(
     deliveryMode: 'POLLING',
   });
   const steps = curlSteps(opts.publicUrl, merchant.id, cred.clientId, cred.clientSecret);
+  const od = createOdClient({
+    baseUrl: opts.publicUrl,
+    clientId: cred.clientId,
+    clientSecret: cred.clientSecret,
+    merchantId: merchant.id,
+    retry: { attempts: 2, baseMs: 100, maxMs: 500 },
+  });
+  const since = new Date(Date.now() - 60_000).toISOString();
   let orderId: string | null = null;
   if (opts.order) {
     try {
@@ -162,7 +179,7 @@ export async function runDemo(
         },
       );
       orderId = order.id;
-      if (!(await waitForFeed(client, cred.clientId, order.id))) {
+      if (!(await waitForFeed(od, order.id, since))) {
         warnings.push('the CREATED event of the sample order is not in the feed yet; poll again in a moment');
       }
     } catch (e) {
@@ -182,9 +199,11 @@ export async function runDemo(
     orderId,
     warnings,
     curl: Object.fromEntries(steps.map((x) => [x.step, x.line])),
+    sdk: sdkEnv(opts.publicUrl, cred.clientId, cred.clientSecret),
     steps,
     next: [
       'Run the curl lines in order in one shell (or: pnpm -s demo --shell > try.sh && sh try.sh).',
+      'Or the SDK: run the `sdk` line, then the first integration of libs/client/README.md (@od/client).',
       `More orders: pnpm odctl order create ${merchant.id} --type DELIVERY`,
       `The feed as the panel sees it: pnpm odctl events ${cred.clientId}`,
       'The client secret is shown only once: keep it out of code, logs and URLs.',
