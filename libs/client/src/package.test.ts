@@ -161,3 +161,21 @@ describe('@od/client as a package', () => {
     rmSync(file, { force: true });
   });
 });
+
+describe('the OpenAPI quick start', () => {
+  it('names only SDK calls that exist, and the published document carries it', async () => {
+    const { createOdClient } = await import('./index.ts');
+    const doc = JSON.parse(readFileSync(path.resolve(PKG, '../../docs/openapi.json'), 'utf8'));
+    const description: string = doc.info.description;
+    expect(description).toContain("import { createOdClient } from '@od/client';");
+    const od = createOdClient({
+      baseUrl: 'https://x',
+      clientId: 'c',
+      clientSecret: 's',
+    }) as unknown as Record<string, Record<string, unknown>>;
+    const calls = [...description.matchAll(/\bod\.(\w+)\.(\w+)\(/g)].map((m) => [m[1], m[2]]);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    for (const [group, name] of calls)
+      expect(typeof od[group]?.[name], `od.${group}.${name}`).toBe('function');
+  });
+});

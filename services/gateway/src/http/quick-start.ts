@@ -1,0 +1,27 @@
+/**
+ * The quick start of the public OpenAPI document (Markdown, shown by the docs page at /docs): the
+ * SDK path first, then the same calls with curl. libs/client/src/package.test.ts checks that every
+ * SDK call it names exists.
+ */
+export const QUICK_START = `
+
+## Quick start
+
+With the SDK ([\`@od/client\`](https://www.npmjs.com/package/@od/client), Node.js 20+: shared token, retries, Idempotency-Key, deduplication and typed errors included):
+
+\`\`\`ts
+import { createOdClient } from '@od/client';
+
+const od = createOdClient({ baseUrl: 'https://api.example.com', clientId, clientSecret });
+await od.events.consume(async (event, { order }) => {
+  if (event.eventType === 'CREATED') {
+    console.log(await order());
+    await od.orders.confirm(event.orderId);
+  }
+});
+\`\`\`
+
+With curl: \`POST /oauth/token\` (form body \`grant_type=client_credentials&client_id=...&client_secret=...\`), then with
+\`Authorization: Bearer <access_token>\`: \`GET /v1/events:polling\`, \`GET\` each event's \`orderURL\`,
+\`POST /v1/events/acknowledgment\` with \`[{ "id": "<eventId>" }]\`, and \`POST /v1/orders/{orderId}/confirm\`
+with an \`Idempotency-Key\` header. Rebuilding a day: \`GET /v1/orders\` and \`GET /v1/events\` (extensions).`;
