@@ -7,7 +7,7 @@ export const QUICK_START = `
 
 ## Quick start
 
-With the SDK ([\`@od/client\`](https://www.npmjs.com/package/@od/client), Node.js 20+: shared token, retries, Idempotency-Key, deduplication and typed errors included):
+With the SDK (\`@od/client\` on npm, Node.js 20+: shared token, retries, Idempotency-Key, deduplication and typed errors included):
 
 \`\`\`ts
 import { createOdClient } from '@od/client';
