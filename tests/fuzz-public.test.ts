@@ -199,6 +199,8 @@ const route = fc.oneof(
   fc.constant({ method: 'GET', tpl: '/v1/events:polling' }),
   fc.constant({ method: 'GET', tpl: '/v1/events/:polling' }),
   fc.constant({ method: 'POST', tpl: '/v1/events/acknowledgment' }),
+  fc.constant({ method: 'GET', tpl: '/v1/orders' }),
+  fc.constant({ method: 'GET', tpl: '/v1/events' }),
 );
 const method = fc.oneof(
   { weight: 8, arbitrary: fc.constant(undefined) },
@@ -217,6 +219,13 @@ const query = fc.oneof(
     '?limit=1&limit=2',
     '?limit[]=1',
     '?__proto__=1',
+    '?cursor=%zz',
+    '?cursor=djF8eHx5',
+    '?cursor=&limit=1',
+    '?createdFrom=2026-01-01',
+    '?createdFrom=x&createdTo=y',
+    '?createdTo=1970-01-01T00:00:00Z',
+    '?situation=PENDING_PAYMENT',
   ),
   fc
     .dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 16 }), { maxKeys: 4 })
