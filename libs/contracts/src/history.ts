@@ -32,9 +32,11 @@ export interface PageCursor {
 
 /** `base64url("v1|<ISO time>|<id>")`: opaque to clients, stable for the server. */
 export function encodeCursor(c: PageCursor): string {
-  return Buffer.from(`v1|${new Date(c.at).toISOString()}|${c.id.toLowerCase()}`, 'utf8').toString(
-    'base64url',
-  );
+  // ASCII only: btoa, also in browsers (the panel reads this package too)
+  return btoa(`v1|${new Date(c.at).toISOString()}|${c.id.toLowerCase()}`)
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -43,7 +45,13 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export function decodeCursor(raw: unknown): PageCursor | undefined {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > CURSOR_MAX || !/^[A-Za-z0-9_-]+$/.test(raw))
     return undefined;
-  const parts = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  let text: string;
+  try {
+    text = atob(raw.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return undefined;
+  }
+  const parts = text.split('|');
   if (parts.length !== 3 || parts[0] !== 'v1') return undefined;
   const [, at, id] = parts;
   if (!ISO_MS.test(at) || Number.isNaN(Date.parse(at)) || new Date(at).toISOString() !== at) return undefined;
