@@ -57,17 +57,6 @@ export interface ActionOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
-/** The seven lifecycle actions (`POST /v1/orders/{orderId}/{action}`). */
-export const ORDER_ACTIONS = [
-  'confirm',
-  'startPreparation',
-  'readyForPickup',
-  'dispatch',
-  'pickedUp',
-  'delivered',
-  'requestCancellation',
-] as const;
-
 type Action<P extends Profile> = (orderId: string, options?: ActionOptions) => Promise<ActionResult<P>>;
 
 export interface OrdersApi<P extends Profile> {
@@ -190,7 +179,7 @@ export function createOdClient<P extends Profile = 'SPEC'>(o: ClientOptions<P>):
     return id;
   };
   const action =
-    (name: (typeof ORDER_ACTIONS)[number]) =>
+    (name: Exclude<keyof OrdersApi<P>, 'get' | 'list' | 'listAll'>) =>
     (orderId: string, body: unknown, options: ActionOptions = {}) =>
       call<ActionResult<P>>('POST', `/v1/orders/{orderId}/${name}`, {
         params: { path: { orderId } },

@@ -16,7 +16,6 @@ export {
   type EventsApi,
   type MerchantApi,
   type OdClient,
-  ORDER_ACTIONS,
   type OrdersApi,
 } from './client.ts';
 export type { ConsumeContext, ConsumeHandler, ConsumeOptions, ConsumeStats } from './consume.ts';
