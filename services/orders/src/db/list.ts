@@ -15,7 +15,7 @@ FROM orders
 WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3 AND (created_at, id) < ($4, $5::uuid)
   AND situation <> 'PENDING_PAYMENT' AND ($6::text IS NULL OR situation = $6)
   AND ($7::boolean OR channel <> 'MARKETPLACE')
-ORDER BY created_at DESC, id DESC
+ORDER BY orders.created_at DESC, orders.id DESC
 LIMIT $8`;
 
 export interface ListedOrder {
