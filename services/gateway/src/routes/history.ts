@@ -47,6 +47,8 @@ export const historyRoutes: RouteModule = (app, ctx) => {
     {
       schema: {
         querystring: orderListQuerySchema,
+        operationId: 'listOrders',
+        'x-extension': true,
         tags: ['orders'],
         summary: "Extension: the store's orders in a date range, newest first (scope orders:read)",
         description:
@@ -65,6 +67,8 @@ export const historyRoutes: RouteModule = (app, ctx) => {
     {
       schema: {
         querystring: eventHistoryQuerySchema,
+        operationId: 'eventHistory',
+        'x-extension': true,
         tags: ['events'],
         summary: "Extension: the credential's events in a date range, oldest first (scope orders:read)",
         description:
