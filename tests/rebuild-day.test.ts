@@ -181,6 +181,25 @@ describe('rebuild the day: GET /v1/orders and GET /v1/events', () => {
     expect(after.map((e) => e.eventId)).toEqual(pending.slice(3).map((e) => e.eventId));
   });
 
+  it('serves OPEN_DELIVERY credentials too (errors in the standard form)', async () => {
+    const res = await stack.admin('POST', `/admin/v1/merchants/${store}/credentials`, {
+      name: 'od',
+      scopes: ['orders:read'],
+      deliveryMode: 'POLLING',
+      apiProfile: 'OPEN_DELIVERY',
+    });
+    const c = (await res.json()) as { clientId: string; clientSecret: string };
+    const od = (
+      (await (await requestToken(stack, c.clientId, c.clientSecret)).json()) as { access_token: string }
+    ).access_token;
+    const to = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
+    const { items } = await pages<Summary>(`/v1/orders?createdFrom=${from}&createdTo=${to}`, 'orders', od);
+    expect(new Set(items.map((o) => o.id))).toEqual(new Set([...dayOrders, laterOrder]));
+    const bad = await get('/v1/orders?limit=0', od);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+  });
+
   it('answers 400 ValidationProblemDetails on a bad cursor, range or limit', async () => {
     const cursor = encodeCursor({ at: new Date().toISOString(), id: dayOrders[0] });
     const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('A') ? 'B' : 'A'}x`;
