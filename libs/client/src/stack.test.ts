@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOdClient,
   type EventEnvelope,
+  MemoryTokenStore,
   OdApiError,
   OdAuthError,
   type Order,
@@ -157,6 +158,22 @@ describe('@od/client against the real stack', () => {
     const badRange = await od.orders.list({ limit: 500 } as never).catch((e: unknown) => e);
     expect(badRange).toMatchObject({ status: 400, kind: 'validation' });
     expect((badRange as OdApiError).fieldErrors).toHaveProperty('limit');
+  });
+
+  it('a token the API no longer accepts (bodiless 401) is replaced once, and the call goes through', async () => {
+    const c = await credential({});
+    const tokenStore = new MemoryTokenStore();
+    const key = `od-token:${stack.gateway.publicUrl}:${c.clientId}`;
+    const far = Date.now() + 3_600_000;
+    await tokenStore.set(key, {
+      accessToken: 'eyJhbGciOiJIUzI1NiJ9.e30.expired',
+      expiresAt: far,
+      renewAt: far,
+    });
+    const od = createOdClient({ baseUrl: stack.gateway.publicUrl, ...c, merchantId, tokenStore });
+    expect(await od.merchant.get()).toMatchObject({ id: merchantId });
+    expect(od.tokens.requests).toBe(1);
+    expect((await tokenStore.get(key))?.accessToken).not.toContain('expired');
   });
 
   it('consume stops with OdAuthError (invalid_token) when the credential is revoked', async () => {
