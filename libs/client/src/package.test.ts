@@ -120,6 +120,11 @@ describe('@od/client as a package', () => {
       await createOrder(stack, merchantId, { type: 'DELIVERY' }),
       await createOrder(stack, merchantId, { type: 'TAKEOUT' }),
     ];
+    // cancelled before the program sees it: its confirm answers 422, which the snippet lets go
+    const cancelled = await createOrder(stack, merchantId, { type: 'DELIVERY' });
+    expect(
+      (await stack.admin('POST', `/admin/v1/orders/${cancelled.id}/cancel`, { by: 'CUSTOMER' })).status,
+    ).toBe(202);
     const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: PKG, env: envOf(c) });
     let stdout = '';
     let stderr = '';
@@ -157,7 +162,7 @@ describe('@od/client as a package', () => {
       child.kill('SIGINT');
     }
     expect(await exited).toBe(0);
-    for (const o of orders) expect(stdout).toContain(`new order ${o.id}`);
+    for (const o of [...orders, cancelled]) expect(stdout).toContain(`new order ${o.id}`);
     rmSync(file, { force: true });
   });
 });
