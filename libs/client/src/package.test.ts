@@ -172,7 +172,7 @@ describe('the OpenAPI quick start', () => {
     const { createOdClient } = await import('./index.ts');
     const doc = JSON.parse(readFileSync(path.resolve(PKG, '../../docs/openapi.json'), 'utf8'));
     const description: string = doc.info.description;
-    expect(description).toContain("import { createOdClient } from '@od/client';");
+    expect(description).toContain("import { createOdClient, OdApiError } from '@od/client';");
     const od = createOdClient({
       baseUrl: 'https://x',
       clientId: 'c',

@@ -10,14 +10,15 @@ export const QUICK_START = `
 With the SDK (\`@od/client\` on npm, Node.js 20+: shared token, retries, Idempotency-Key, deduplication and typed errors included):
 
 \`\`\`ts
-import { createOdClient } from '@od/client';
+import { createOdClient, OdApiError } from '@od/client';
 
 const od = createOdClient({ baseUrl: 'https://api.example.com', clientId, clientSecret });
 await od.events.consume(async (event, { order }) => {
-  if (event.eventType === 'CREATED') {
-    console.log(await order());
-    await od.orders.confirm(event.orderId);
-  }
+  if (event.eventType !== 'CREATED') return; // acknowledged all the same
+  console.log(await order());
+  await od.orders.confirm(event.orderId).catch((e) => {
+    if (!(e instanceof OdApiError && e.kind === 'state')) throw e; // 422: cancelled meanwhile
+  });
 });
 \`\`\`
 
