@@ -7,13 +7,13 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import type { GatewayContext } from '../context.ts';
 import { buildAdminApp } from './admin-app.ts';
 import { buildPublicApp } from './public-app.ts';
-import { QUICK_START } from './quick-start.ts';
+import { quickStartOf } from './quick-start.ts';
 
 /** SPEC Versioning: description version 1.4.0 with the revision date marker 2026-09-19. */
 export const SPEC_VERSION = '1.4.0';
 export const SPEC_REVISION_DATE = '2026-09-19';
 
-const info = (title: string, what: string, more = '') => ({
+const info = (title: string, what: string) => ({
   title,
   version: SPEC_VERSION,
   description:
@@ -21,7 +21,7 @@ const info = (title: string, what: string, more = '') => ({
     `service. Revision ${SPEC_REVISION_DATE}. Every string, array and body has an explicit limit ` +
     '(maxLength, maxItems; body sizes in each route description); control characters other than ' +
     'tab, line feed and carriage return are refused with 400.' +
-    more,
+    quickStartOf(title),
   'x-revision-date': SPEC_REVISION_DATE,
 });
 

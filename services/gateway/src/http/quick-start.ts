@@ -26,3 +26,7 @@ With curl: \`POST /oauth/token\` (form body \`grant_type=client_credentials&clie
 \`Authorization: Bearer <access_token>\`: \`GET /v1/events:polling\`, \`GET\` each event's \`orderURL\`,
 \`POST /v1/events/acknowledgment\` with \`[{ "id": "<eventId>" }]\`, and \`POST /v1/orders/{orderId}/confirm\`
 with an \`Idempotency-Key\` header. Rebuilding a day: \`GET /v1/orders\` and \`GET /v1/events\` (extensions).`;
+
+/** The quick start closes the public document's description (the title names the document). */
+export const quickStartOf = (title: string): string =>
+  title === 'Open Delivery Order and Merchant API' ? QUICK_START : '';
