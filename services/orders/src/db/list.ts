@@ -4,8 +4,10 @@ import type { Pool } from '@od/db';
 const MAX_UUID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-// One backward range scan of orders_merchant_created_id_idx: the store, the range, the keyset
-// position (a row comparison the index serves), newest first. PostgreSQL builds each summary's JSON.
+// One backward range scan of orders_merchant_created_idx (merchant_id, created_at): the store, the
+// range and the keyset position's time are its bounds; the id tie-break is an incremental sort of the
+// few rows sharing a millisecond. PostgreSQL builds each summary's JSON. (A (merchant_id, created_at,
+// id) index would spare that sort, but building it blocks writes on the unbounded orders table.)
 const LIST_SQL = `SELECT id::text AS id, to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS at,
   json_build_object('id', id, 'displayId', document->>'displayId', 'type', type, 'situation', situation,
     'createdAt', to_char(created_at AT TIME ZONE 'UTC', ${ISO}),
