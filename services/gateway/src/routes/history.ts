@@ -16,7 +16,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearer } from '../auth/bearer.ts';
 import type { RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
-import { validationProblem } from './events.ts';
+import { json, responses } from '../http/responses.ts';
 
 const paging =
   `Pages of \`limit\` (default ${HISTORY_LIMIT_DEFAULT}, maximum ${HISTORY_LIMIT_MAX}); pass \`nextCursor\` ` +
@@ -56,7 +56,10 @@ export const historyRoutes: RouteModule = (app, ctx) => {
           'the range (marketplace orders only when the credential includes them; unpaid orders never). ' +
           paging,
         security: [{ bearer: [] }],
-        response: { 200: orderListSchema, 400: validationProblem },
+        response: {
+          200: json('Order summaries of the range, newest first, and the next cursor', orderListSchema),
+          400: responses.validation,
+        },
       },
       onRequest: bearer(ctx, 'orders:read'),
     },
@@ -77,7 +80,13 @@ export const historyRoutes: RouteModule = (app, ctx) => {
           `re-queues anything. createdFrom at most ${EVENT_HISTORY_DAYS} days ago (acknowledged events ` +
           `are deleted after that). ${paging}`,
         security: [{ bearer: [] }],
-        response: { 200: eventHistorySchema, 400: validationProblem },
+        response: {
+          200: json(
+            "The credential's events of the range, oldest first, and the next cursor",
+            eventHistorySchema,
+          ),
+          400: responses.validation,
+        },
       },
       onRequest: bearer(ctx, 'orders:read'),
     },
