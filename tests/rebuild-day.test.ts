@@ -1,4 +1,4 @@
-import { encodeCursor } from '@od/contracts';
+import { type EventHistory, encodeCursor, type OrderSummary } from '@od/contracts';
 import {
   ack,
   bearerOf,
@@ -13,22 +13,8 @@ import {
 } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-interface Summary {
-  id: string;
-  displayId: string;
-  type: string;
-  situation: string;
-  createdAt: string;
-  lastUpdate: string;
-  total: { orderAmount: { value: number; currency: string } };
-}
-interface HistoryEvent {
-  eventId: string;
-  eventType: string;
-  orderId: string;
-  createdAt: string;
-  acknowledgedAt: string | null;
-}
+type Summary = OrderSummary;
+type HistoryEvent = EventHistory['events'][number];
 
 // Issue 17 item 3: a point of sale that lost everything rebuilds the day through GET /v1/orders and
 // GET /v1/events (extensions), paging with small limits, through the real HTTP surface.
