@@ -71,20 +71,27 @@ describe('@od/client: the retry policy', () => {
     expect(backoffMs(0, p, 60_000, () => 1)).toBe(60_000);
   });
 
-  it('retries 500, 503 and 429 (after Retry-After) with the same Idempotency-Key, then succeeds', async () => {
+  it('retries 500, 503 and 429 (each 503/429 after its Retry-After) with the same Idempotency-Key, then succeeds', async () => {
     const answers = [500, 503, 429];
     const { url, seen } = await serve((r, res) => {
       if (r.path === '/oauth/token') return tokenAnswer(res);
       const s = answers.shift();
       if (s === 429)
         return send(res, 429, { error: 'rate_limit_exceeded', message: 'x' }, { 'retry-after': '1' });
+      if (s === 503)
+        return send(
+          res,
+          503,
+          { error: 'service_unavailable', message: 'x', traceId: 't' },
+          { 'retry-after': '1' },
+        );
       if (s) return send(res, s, { error: 'internal_error', message: 'x', traceId: 't' });
       send(res, 202, { status: 'accepted', situation: 'ACCEPTED' });
     });
     const started = Date.now();
     const r = await clientOf(url, { retry: { ...fast, attempts: 5 } }).orders.confirm(orderId);
     expect(r).toEqual({ status: 'accepted', situation: 'ACCEPTED' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950); // Retry-After: 1 honoured
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1950); // Retry-After: 1 of the 503 and the 429
     const calls = seen.filter((s) => s.path.endsWith('/confirm'));
     expect(calls).toHaveLength(4);
     const keys = new Set(calls.map((c) => c.headers['idempotency-key']));
