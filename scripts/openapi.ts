@@ -3,7 +3,7 @@
 // nothing and fails when a checked-in file differs from what the code generates (CI runs it).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openApiFiles } from '../services/gateway/src/http/openapi.ts';
+import { openApiFiles } from '../services/gateway/src/http/openapi-documents.ts';
 import { ROOT } from './services.ts';
 
 const check = process.argv.includes('--check');

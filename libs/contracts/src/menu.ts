@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { GUID_PATTERN } from './ids.ts';
-import { BYTES, COUNT, jsonBytes, TEXT, text } from './limits.ts';
-import { renderMenu } from './menu-render.ts';
+import { COUNT, TEXT, text } from './limits.ts';
 
 /**
  * SPEC "Menu": the public shape served by `GET /v1/merchant/{merchantId}/menus` (an array holding a
@@ -240,7 +239,8 @@ export function menuInputIssues(menu: {
   return issues;
 }
 
-const menuInputObject = z.strictObject({
+/** The admin menu input's shape; `menuInputSchema` (menu-input.ts) adds the cross-field and size checks. */
+export const menuInputObject = z.strictObject({
   // strict: a wrong shape (e.g. { menu: {...} }) is a 400, never an empty menu
   /** the store's menu id (GUID); when given, it becomes the store's menu id */
   id: z.string().regex(GUID_PATTERN, 'id do cardápio deve ser um GUID').optional(),
@@ -250,23 +250,6 @@ const menuInputObject = z.strictObject({
   optionGroups: z.array(menuOptionGroupInputSchema).max(COUNT.menuOptionGroups).optional(),
 });
 
-/** The menu id used to measure a rendered menu (every menu id is a GUID of this length). */
-const SIZE_PROBE_MENU_ID = '00000000-0000-0000-0000-000000000000';
-
-export const menuInputSchema = menuInputObject.superRefine((menu, ctx) => {
-  const issues = menuInputIssues(menu);
-  for (const issue of issues) ctx.addIssue({ code: 'custom', ...issue });
-  // the served form must fit in one bus message: measured on the rendered menu itself
-  if (issues.length === 0) {
-    const bytes = jsonBytes([renderMenu(menu, SIZE_PROBE_MENU_ID)]);
-    if (bytes > BYTES.servedMenu)
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: `o cardápio publicado teria ${bytes} bytes; o máximo é ${BYTES.servedMenu}`,
-      });
-  }
-});
 export type MenuPriceInput = z.infer<typeof menuPriceInputSchema>;
 export type MenuVariationInput = z.infer<typeof menuVariationInputSchema>;
 export type MenuItemInput = z.infer<typeof menuItemInputSchema>;

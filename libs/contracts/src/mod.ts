@@ -9,6 +9,7 @@ export * from './idempotency.ts';
 export * from './ids.ts';
 export * from './limits.ts';
 export * from './menu.ts';
+export * from './menu-input.ts';
 export * from './menu-render.ts';
 export * from './merchant.ts';
 export * from './op.ts';

@@ -4,17 +4,14 @@ export * from './process-policy.ts';
 export * from './service.ts';
 
 import { type Config, ConfigError, loadConfig, SERVICE_NAMES, type ServiceName } from '@od/config';
-import { createLogger, type Logger } from '@od/logger';
+import { createLogger } from '@od/logger';
 import { initTracing, shutdownTracing } from '@od/telemetry';
 import { drainAll } from './ops.ts';
 import { installProcessPolicy } from './process-policy.ts';
+import type { StartOptions } from './service.ts';
 
 export interface ServiceHandle {
   stop(): Promise<void>;
-}
-
-export interface StartOptions {
-  log?: Logger;
 }
 
 export type StartFn<H extends ServiceHandle = ServiceHandle> = (

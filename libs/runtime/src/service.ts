@@ -22,7 +22,6 @@ import { errors, HttpException } from '@od/errors';
 import { createLogger, type Logger } from '@od/logger';
 import { registerPool, traceQueries } from '@od/telemetry';
 import { watchConsumer } from './consumer-watch.ts';
-import type { StartOptions } from './mod.ts';
 import { busCheck, type OpsListener, type ReadyCheck, startOps } from './ops.ts';
 
 export interface ServiceBase {
@@ -48,6 +47,11 @@ export interface ServiceBase {
   onClose(fn: () => void): void;
   /** closes subscriptions, NATS and the pool (call last in the service's stop) */
   close(): Promise<void>;
+}
+
+/** What a service's `start(config, opts)` may be given (tests pass their own logger). */
+export interface StartOptions {
+  log?: Logger;
 }
 
 /**

@@ -17,7 +17,8 @@ import {
 import { errors } from '@od/errors';
 import { describe, expect, it } from 'vitest';
 import { globalRegistry, ZodType } from 'zod';
-import { openApiFiles, SPEC_REVISION_DATE } from './openapi.ts';
+import { SPEC_REVISION_DATE } from './openapi.ts';
+import { openApiFiles } from './openapi-documents.ts';
 
 const docs = path.resolve(import.meta.dirname, '../../../../docs');
 const files = await openApiFiles();

@@ -3,6 +3,7 @@ import type { Logger } from '@od/logger';
 import { recordRateLimit, recordRateLimitFallback } from '@od/telemetry';
 import type { Redis, Result } from 'ioredis';
 import { createLocalWindow } from './local-window.ts';
+import type { Policy } from './policy.ts';
 import { SLIDING_LOG_LUA } from './sliding-log.ts';
 
 /**
@@ -46,13 +47,7 @@ export interface Limiter {
   stats(): LimiterStats;
 }
 
-export interface Policy {
-  /** name used in the RateLimit headers and in the Redis key */
-  name: string;
-  /** requests allowed in any window */
-  limit: number;
-  windowSeconds: number;
-}
+export type { Policy } from './policy.ts';
 
 export const POLICIES = {
   credential: { name: 'credential', limit: 600, windowSeconds: 60 },

@@ -1,4 +1,4 @@
-import type { Policy } from './limiter.ts';
+import type { Policy } from './policy.ts';
 
 /** Buckets a replica keeps while Redis cannot be asked (least recently used dropped beyond). */
 export const LOCAL_MAX_BUCKETS = 50_000;
