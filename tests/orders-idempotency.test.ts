@@ -17,7 +17,7 @@ import {
 } from '@od/testing';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 /**
  * Idempotency-Key survives Redis and crashes: the first answer is recorded in PostgreSQL in the
@@ -206,15 +206,24 @@ describe('orders: a crash between commit and reply', () => {
     const afterCommit = new Promise<void>((r) => {
       committed = r;
     });
-    // replica A commits, then never answers (a process frozen or killed right after COMMIT)
-    const a = await startOrders(stack.config, {
-      afterCommit: async () => {
-        if (!armed) return;
-        armed = false;
+    // replica A commits, then never answers (a process frozen or killed right after COMMIT): the
+    // first COMMIT after arming runs, then its promise never settles; the connection goes back to
+    // the pool so that replica A can still stop
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.PoolClient, ...args: unknown[]) {
+      const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (!armed || args[0] !== 'COMMIT' || !(result instanceof Promise)) return result;
+      armed = false;
+      return result.then(() => {
+        this.release();
         committed();
-        await new Promise(() => {});
-      },
+        return new Promise(() => {});
+      });
+    } as typeof query;
+    onTestFinished(() => {
+      pg.Client.prototype.query = query;
     });
+    const a = await startOrders(stack.config);
     const { merchantId } = await createMerchant(stack);
     const { token } = await issueTestToken(stack, { merchantId, scopes: ['orders:read', 'orders:write'] });
     const o = await createOrder(stack, merchantId);

@@ -4,9 +4,9 @@ import type { Config } from '@od/config';
 import { RPC } from '@od/contracts';
 import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from '@od/runtime';
 import { startConfirmationSweep } from './confirmation/sweep.ts';
-import type { OrdersDeps } from './core.ts';
 import { createDb } from './db/client.ts';
 import { storeOfOrder } from './db/orders.ts';
+import type { OrdersDeps } from './deps.ts';
 import { MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES, REPLY_OVERHEAD_BYTES } from './domain/limits.ts';
 import { adminAction, publicAction } from './handlers/action.ts';
 import { adminCancel } from './handlers/admin-cancel.ts';
@@ -34,12 +34,7 @@ export interface OrdersHandle extends ServiceHandle {
   relay: Relay;
 }
 
-export interface OrdersStartOptions extends StartOptions {
-  /** test hook: runs after each commit, before the reply (see OrdersDeps.afterCommit) */
-  afterCommit?: () => Promise<void>;
-}
-
-export async function start(config: Config, opts: OrdersStartOptions = {}): Promise<OrdersHandle> {
+export async function start(config: Config, opts: StartOptions = {}): Promise<OrdersHandle> {
   const base = await startServiceBase('orders', config, opts, { migrationsDir: MIGRATIONS, poolSize: 20 });
   const maxPayload = base.nc.info?.max_payload ?? 0;
   if (maxPayload < MAX_ORDER_DOCUMENT_BYTES + REPLY_OVERHEAD_BYTES || maxPayload < MAX_EVENT_BYTES)
@@ -65,7 +60,6 @@ export async function start(config: Config, opts: OrdersStartOptions = {}): Prom
     baseUrl: config.PUBLIC_BASE_URL,
     wake: () => relay.wake(),
     leads: () => relay.isLeader(),
-    afterCommit: opts.afterCommit,
   };
   base.serve(
     RPC.orders,

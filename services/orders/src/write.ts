@@ -1,31 +1,28 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   type Actor,
-  type EventType,
   IDEMPOTENCY_RPC_HEADERS,
   IDEMPOTENT_REPLAYED_HEADER,
   MAX_IDEMPOTENCY_KEY_LENGTH,
-  type Order,
-  type OrderChannel,
   type RpcRequest,
   type RpcResult,
   type Situation,
 } from '@od/contracts';
 import type { PoolClient } from '@od/db';
 import { errors, HttpException, isHttpException } from '@od/errors';
-import { notFound, type OrdersDeps } from './core.ts';
 import { findIdem, type IdemKey, type IdemRecord, recordIdem } from './db/idempotency.ts';
 import {
   beginAndLock,
-  type CancellationRequest,
   type ChangeRow,
   type LockedOrder,
   type OrderScope,
   trimHistory,
   writeChange,
 } from './db/orders.ts';
+import { notFound, type OrdersDeps } from './deps.ts';
 import { buildEventMessage } from './domain/envelope.ts';
 import { byteLength, MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES } from './domain/limits.ts';
+import type { Change, Plan } from './domain/plans.ts';
 
 /**
  * THE write path of the orders service: every trigger (public and panel actions, payment,
@@ -36,31 +33,6 @@ import { byteLength, MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES } from './domain/
  * throws rolls back. A refused request (4xx) is an answer too: recorded with its key, nothing else
  * written. State rules stay in domain/state-machine.ts; `plan` only reads.
  */
-
-/** What one trigger changes. Omitted parts stay as they are. */
-export interface Change {
-  /** a new order (intake): inserted instead of updated; PENDING from then on for at most `confirmTimeoutSeconds` */
-  create?: {
-    order: Order;
-    situation: Situation;
-    channel: OrderChannel;
-    confirmTimeoutSeconds: number | null;
-  };
-  to?: Situation;
-  /** the re-rendered public Order (edit) */
-  document?: Order;
-  event?: { type: EventType; metadata?: Record<string, unknown> };
-  /** `keepLast`: after this entry, only the newest `keepLast` entries of its trigger stay */
-  history: { trigger: string; detail?: unknown; keepLast?: number };
-  /** the Open Delivery cancellation request after the change (undefined = unchanged, null = none) */
-  cancellationRequest?: CancellationRequest | null;
-}
-
-export interface Plan {
-  /** undefined: nothing to write (e.g. already_applied) */
-  change?: Change;
-  answer(written: { eventId?: string }): RpcResult;
-}
 
 interface Common {
   actor: Actor;
@@ -102,7 +74,6 @@ export async function writeOrder(deps: OrdersDeps, w: WriteRequest): Promise<Rpc
     c.release(broken);
   }
   if (out.emitted) deps.wake();
-  if (out.committed) await deps.afterCommit?.();
   return out.answer;
 }
 

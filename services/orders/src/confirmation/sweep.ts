@@ -1,8 +1,8 @@
 import type { Logger } from '@od/logger';
 import { recordOrderExpired } from '@od/telemetry';
-import type { OrdersDeps } from '../core.ts';
-import { transitionPlan } from '../core.ts';
 import { dropStaleDeadline, overdueOrders } from '../db/orders.ts';
+import type { OrdersDeps } from '../deps.ts';
+import { transitionPlan } from '../domain/plans.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
 import { writeOrder } from '../write.ts';
 

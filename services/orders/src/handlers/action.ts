@@ -8,7 +8,8 @@ import {
   type RequestOf,
 } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import { notFound, type OrdersDeps, transitionPlan } from '../core.ts';
+import { notFound, type OrdersDeps } from '../deps.ts';
+import { transitionPlan } from '../domain/plans.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
 import { idemOf, writeOrder } from '../write.ts';
 

@@ -1,6 +1,7 @@
 import { cancelSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { parseAdminBody } from '@od/errors';
-import { type OrdersDeps, transitionPlan } from '../core.ts';
+import type { OrdersDeps } from '../deps.ts';
+import { transitionPlan } from '../domain/plans.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
 import { idemOf, writeOrder } from '../write.ts';
 

@@ -1,6 +1,6 @@
 import { courierUpdateSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { errors, HttpException, parseAdminBody } from '@od/errors';
-import type { OrdersDeps } from '../core.ts';
+import type { OrdersDeps } from '../deps.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
 const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);

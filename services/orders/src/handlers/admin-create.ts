@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type OpHandler, type ORDER_OPS, orderIntakeSchema } from '@od/contracts';
 import { parseAdminBody } from '@od/errors';
-import { merchantSnapshot, type OrdersDeps } from '../core.ts';
+import { prefetchSnapshot } from '../catalog.ts';
 import { nextDisplayId } from '../db/orders.ts';
+import type { OrdersDeps } from '../deps.ts';
 import { buildOrder } from '../domain/build.ts';
 import { assertStoreOpen, storeDayOf } from '../domain/intake.ts';
 import { idemOf, writeOrder } from '../write.ts';
@@ -20,25 +21,26 @@ import { panelActor } from './action.ts';
 export function adminCreate(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCreate> {
   return async (req) => {
     const input = parseAdminBody(orderIntakeSchema, req.body, 'Pedido inválido.');
+    const snapshot = await prefetchSnapshot(deps, req.params?.merchantId ?? '', req.traceId);
     return writeOrder(deps, {
       scope: 'new',
       // a panel test order names the merchant user who placed it
       actor: req.caller.kind === 'merchantUser' ? panelActor(req.caller) : { kind: 'CHANNEL' },
       idem: idemOf(req),
       plan: async (c) => {
-        const snapshot = await merchantSnapshot(deps, req.params?.merchantId ?? '', req.traceId);
+        const store = snapshot();
         const now = new Date();
         const displayId = await nextDisplayId(c);
-        const { order, situation } = buildOrder(input, snapshot, { id: randomUUID(), displayId, now });
+        const { order, situation } = buildOrder(input, store, { id: randomUUID(), displayId, now });
         const at = order.schedule ? new Date(order.schedule.scheduledDateTimeStart) : now;
-        assertStoreOpen(snapshot, order.type, at);
+        assertStoreOpen(store, order.type, at);
         return {
           change: {
             create: {
               order,
               situation,
               channel: input.channel,
-              confirmTimeoutSeconds: storeDayOf(snapshot).confirmationTimeoutSeconds,
+              confirmTimeoutSeconds: storeDayOf(store).confirmationTimeoutSeconds,
             },
             event: situation === 'PENDING' ? { type: 'CREATED' } : undefined,
             history: { trigger: 'create', detail: { channel: input.channel } },

@@ -1,7 +1,8 @@
 import { type OpHandler, type ORDER_OPS, type Order, orderEditSchema } from '@od/contracts';
 import { errors, HttpException, parseAdminBody } from '@od/errors';
-import { merchantSnapshot, type OrdersDeps } from '../core.ts';
-import { readDocument } from '../db/orders.ts';
+import { prefetchSnapshot } from '../catalog.ts';
+import { readDocument, storeOfOrder } from '../db/orders.ts';
+import { notFound, type OrdersDeps } from '../deps.ts';
 import { editOrder } from '../domain/build.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
@@ -13,18 +14,21 @@ import { idemOf, writeOrder } from '../write.ts';
 export function adminEdit(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminEdit> {
   return async (req) => {
     const edit = parseAdminBody(orderEditSchema, req.body, 'Edição inválida.');
+    const orderId = req.params?.orderId ?? '';
     const needsMenu = edit.items?.some((i) => 'itemId' in i) ?? false;
+    // an order's store never changes: read unlocked, so the catalog is asked before the lock is taken
+    const merchantId = needsMenu ? await storeOfOrder(deps.pool)(orderId) : null;
+    const fetched = merchantId ? await prefetchSnapshot(deps, merchantId, req.traceId) : undefined;
     return writeOrder(deps, {
-      scope: { orderId: req.params?.orderId ?? '', hidePendingPayment: false },
+      scope: { orderId, hidePendingPayment: false },
       actor: { kind: 'PANEL' },
       idem: idemOf(req),
       plan: async (o, c) => {
         if (o.situation === 'DONE' || o.situation === 'CANCELLED')
           throw new HttpException(errors.invalidTransition(o.situation, 'edit'));
         const current = await readDocument<Order>(c, o.id);
-        const snapshot = needsMenu
-          ? await merchantSnapshot(deps, o.merchantId, req.traceId)
-          : { merchant: current.merchant, test: current.test, menu: null };
+        if (needsMenu && !fetched) throw notFound(); // deleted between the read and the lock
+        const snapshot = fetched ? fetched() : { merchant: current.merchant, test: current.test, menu: null };
         const next = editOrder(current, edit, snapshot, o.channel);
         return {
           change: {

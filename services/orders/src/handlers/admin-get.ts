@@ -1,7 +1,7 @@
 import { isGuid, jsonBytes, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { errors } from '@od/errors';
-import type { OrdersDeps } from '../core.ts';
 import type { Db } from '../db/client.ts';
+import type { OrdersDeps } from '../deps.ts';
 import { ADMIN_VIEW_MAX_BYTES, HISTORY_PAGE_MAX_ENTRIES, historyPageLength } from '../domain/limits.ts';
 
 /**

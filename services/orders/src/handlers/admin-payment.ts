@@ -1,5 +1,6 @@
 import type { OpHandler, ORDER_OPS } from '@od/contracts';
-import { type OrdersDeps, transitionPlan } from '../core.ts';
+import type { OrdersDeps } from '../deps.ts';
+import { transitionPlan } from '../domain/plans.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
 /** `admin.payment`: online payment confirmed, PENDING_PAYMENT -> PENDING emitting CREATED. */

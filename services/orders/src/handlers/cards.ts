@@ -7,8 +7,8 @@ import {
   parseCardsCursor,
 } from '@od/contracts';
 import { errors } from '@od/errors';
-import type { OrdersDeps } from '../core.ts';
 import { type CardRow, orderCards } from '../db/cards.ts';
+import type { OrdersDeps } from '../deps.ts';
 import { nextActions } from '../domain/state-machine.ts';
 
 const toCard = (r: CardRow): OrderCard => ({

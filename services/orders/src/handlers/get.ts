@@ -1,7 +1,7 @@
 import { OD_EVENT_TYPE_VALUES, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import { errors } from '@od/errors';
-import type { OrdersDeps } from '../core.ts';
 import { openDeliveryView, visibleOrderColumn } from '../db/orders.ts';
+import type { OrdersDeps } from '../deps.ts';
 
 /** Platform event types an Open Delivery `lastEvent` can name (the standard's, and the courier's delivery). */
 const OD_LAST_EVENT_SOURCES = [...OD_EVENT_TYPE_VALUES, 'COURIER_DELIVERED'];

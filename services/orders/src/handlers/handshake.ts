@@ -9,9 +9,9 @@ import {
 } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
 import type { z } from 'zod';
-import { notFound, type OrdersDeps } from '../core.ts';
+import { notFound, type OrdersDeps } from '../deps.ts';
+import { type HandshakeInput, handshakePlan } from '../domain/handshake.ts';
 import { CANCELLATION_CODES, type HandshakeTrigger } from '../domain/state-machine.ts';
-import { type HandshakeInput, handshakePlan } from '../handshake.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
 /** Parses `body` with `schema` or throws the 400 of the caller's error form. */

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type OpHandler, type ORDER_OPS, orderTrackingSchema } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
-import { notFound, type OrdersDeps } from '../core.ts';
 import { visibleOrderColumn } from '../db/orders.ts';
+import { notFound, type OrdersDeps } from '../deps.ts';
 import { MAX_TRACKING_ENTRIES } from '../domain/limits.ts';
 import { acceptsTracking } from '../domain/state-machine.ts';
 import { idemOf, writeOrder } from '../write.ts';

@@ -1,8 +1,8 @@
 import type { ActionResponse } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import type { CancellationRequest, LockedOrder } from './db/orders.ts';
-import { CANCELLATION_CODES, decide, type HandshakeTrigger } from './domain/state-machine.ts';
-import type { Plan } from './write.ts';
+import type { CancellationRequest, LockedOrder } from '../db/orders.ts';
+import type { Plan } from './plans.ts';
+import { CANCELLATION_CODES, decide, type HandshakeTrigger } from './state-machine.ts';
 
 /**
  * The plan of an Open Delivery cancellation-handshake step (state-machine.ts, HANDSHAKE). What the
