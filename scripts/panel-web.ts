@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type BuildOptions, build, context } from 'esbuild';
 import { ROOT } from './services.ts';
 
-export const PANEL_WEB_SRC = path.join(ROOT, 'services', 'panel', 'web', 'src');
+const PANEL_WEB_SRC = path.join(ROOT, 'services', 'panel', 'web', 'src');
 export const PANEL_WEB_OUT = path.join(ROOT, 'services', 'panel', 'dist', 'web');
 
 function options(outdir: string, dev: boolean): BuildOptions {

@@ -38,7 +38,7 @@ export interface CurlStep {
  * The integration cycle (SPEC "What the service does": token, poll, fetch the order at orderURL,
  * ack, act) as POSIX shell lines using curl, grep and cut only. Run in order in one shell.
  */
-export function curlSteps(
+function curlSteps(
   publicUrl: string,
   merchantId: string,
   clientId: string,
@@ -97,7 +97,7 @@ export function curlSteps(
 }
 
 /** `demo --shell`: a ready-to-paste script, secrets as comments on top. */
-export function demoShell(d: DemoResult): string {
+function demoShell(d: DemoResult): string {
   const lines = [
     '# Open Delivery demo: a test store, a credential with every scope and a sample order.',
     `# merchantId    ${d.merchantId}`,

@@ -15,7 +15,7 @@ export const processIo: Io = {
 };
 
 export const DEFAULT_ADMIN_URL = 'http://localhost:8081';
-export const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
+const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
 
 /** What every command group receives: the admin client (built from the global options) and printing. */
 export interface Ctx {

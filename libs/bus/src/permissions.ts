@@ -90,10 +90,9 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
       [
         call(INTERNAL_OPS.merchantSnapshot),
         n.orderEventSubjects,
-        n.outboxWake,
         ...stream(n.orderEventsStream, 'INFO', 'CREATE', 'UPDATE'),
       ],
-      [serve('orders'), n.outboxWake],
+      [serve('orders')],
     ),
     feed: base(
       'feed',

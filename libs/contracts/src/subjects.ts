@@ -14,8 +14,6 @@ export function names(prefix: string) {
     orderEventSubjects: `${prefix}.events.order.>`,
     /** KV bucket: key = clientId, value = CredentialRecord JSON (never a secret) */
     credentialsBucket: `${prefix}_credentials`,
-    /** core NATS subject where a service announces a fresh outbox row (wake-up only, not durable) */
-    outboxWake: `${prefix}.internal.outbox.wake`,
     /** core NATS broadcast by catalog replicas after a store or menu edit (payload: merchantId): cache invalidation */
     catalogChanged: `${prefix}.internal.catalog.changed`,
     /** KV bucket of live gateway replicas: key = replica id, refreshed by heartbeats, expires when they stop */

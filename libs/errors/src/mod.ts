@@ -256,7 +256,35 @@ export const errors = {
   }),
 
   // admin API: { error, message }
-  admin: (status: number, error: string, message: string) => business(status, error, message),
+  /** a framework's 4xx (unreadable body...) on the admin form, with its own status */
+  adminBadRequest: (status: number, message: string) => business(status, 'bad_request', message),
+  /** a body over the admin listener's limit, or a request or document over an internal size limit */
+  adminPayloadTooLarge: (message: string) => business(413, 'payload_too_large', message),
+  merchantNotFound: () => business(404, 'merchant_not_found', 'Loja não encontrada.'),
+  merchantExists: () => business(409, 'conflict', 'Já existe um estabelecimento com este id.'),
+  credentialNotFound: () => business(404, 'credential_not_found', 'Credencial não encontrada.'),
+  credentialRevoked: () =>
+    business(409, 'credential_revoked', 'Credencial revogada: a revogação é permanente.'),
+  webhookUrlMissing: () =>
+    business(409, 'webhook_url_missing', 'A credencial não tem URL de webhook configurada.'),
+  noClientSecret: () => business(404, 'no_client_secret', 'A credencial não guarda o segredo do cliente.'),
+  webhookUnavailable: (reason: string) =>
+    business(409, 'webhook_unavailable', `A credencial não recebe webhooks agora (${reason}).`),
+  webhookDeactivated: () =>
+    business(409, 'webhook_deactivated', 'URL de webhook desativada: limpe a fila para reativá-la.'),
+  // merchant panel (admin form)
+  panelSignInRequired: () => business(401, 'unauthenticated', 'Sessão ausente ou expirada. Entre novamente.'),
+  panelWrongPassword: () => business(401, 'invalid_credentials', 'E-mail ou senha incorretos.'),
+  panelCsrf: () => business(403, 'csrf_token_invalid', 'Token CSRF ausente ou inválido.'),
+  panelForbidden: () => business(403, 'forbidden', 'Seu papel nesta loja não permite esta ação.'),
+  panelSetupToken: () =>
+    business(400, 'invalid_setup_token', 'Link de definição de senha inválido, já usado ou expirado.'),
+  panelTooManySignIns: (retryAfterSeconds: number) =>
+    business(429, 'too_many_attempts', 'Muitas tentativas de entrada. Tente novamente mais tarde.', {
+      'Retry-After': String(retryAfterSeconds),
+    }),
+  panelNotTestStore: () =>
+    business(409, 'not_a_test_store', 'Pedidos de teste só existem em lojas de teste.'),
   adminValidation: (message: string, fieldErrors?: FieldErrors): HttpError => ({
     status: 400,
     body: { error: 'validation_error', message, ...(fieldErrors ? { errors: fieldErrors } : {}) },

@@ -39,7 +39,7 @@ export function writeRpcReply(reply: FastifyReply, r: RpcReply): FastifyReply {
  * Whom the gateway vouches for: the bearer-checked credential on public routes, the admin on the
  * admin listener (its token checked on every request), nobody yet on the token endpoint.
  */
-export function principalOf(request: FastifyRequest): Principal {
+function principalOf(request: FastifyRequest): Principal {
   if (request.auth) return { kind: 'credential', ...request.auth };
   if (request.routeOptions.config?.family === 'admin') return { kind: 'admin' };
   return { kind: 'anonymous' };
@@ -72,7 +72,7 @@ export async function rpcCall<O extends OpSpec>(
       request.log.warn({ service: op.service, op: op.name, err: e.message }, 'request too large for the bus');
       return errorReply(
         request.routeOptions.config?.family === 'admin'
-          ? errors.admin(413, 'payload_too_large', 'A requisição excede o limite interno do barramento.')
+          ? errors.adminPayloadTooLarge('A requisição excede o limite interno do barramento.')
           : errors.payloadTooLarge(request.id),
       );
     }

@@ -12,8 +12,7 @@ export async function merchantSnapshot(
   merchantId: string,
   traceId: string,
 ): Promise<MerchantSnapshot> {
-  const notFoundMerchant = () =>
-    new HttpException(errors.admin(404, 'merchant_not_found', 'Loja não encontrada.'));
+  const notFoundMerchant = () => new HttpException(errors.merchantNotFound());
   if (!isGuid(merchantId)) throw notFoundMerchant();
   try {
     const r = await deps.rpc.callJson(

@@ -140,9 +140,7 @@ function serialize(body: unknown): string {
 }
 
 const tooLarge = (what: string, limit: number) =>
-  new HttpException(
-    errors.admin(413, 'payload_too_large', `${what} excede o limite de ${limit / 1024} KiB.`),
-  );
+  new HttpException(errors.adminPayloadTooLarge(`${what} excede o limite de ${limit / 1024} KiB.`));
 
 /** The change as rows: event message built and serialized, sizes checked (413 before any write). */
 function toRow(deps: OrdersDeps, o: LockedOrder | undefined, ch: Change, actor: Actor): ChangeRow {

@@ -32,7 +32,7 @@ export const userPrincipal = (
 });
 
 /** The signed-in user at the request's store (set by the store guard). */
-export function merchantUser(request: Caller): Principal {
+function merchantUser(request: Caller): Principal {
   if (!request.session || !request.store)
     throw new Error('panel: a call on behalf of a user needs its store');
   return userPrincipal(request.session, request.store.merchantId, request.store.role);

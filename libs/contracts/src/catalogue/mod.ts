@@ -25,4 +25,3 @@ export const INTERNAL_OPS = {
   webhookSecrets: AUTH_INTERNAL_OPS.webhookSecrets,
   clientSecret: AUTH_INTERNAL_OPS.clientSecret,
 } as const;
-export const TOKEN_ISSUE_OP = AUTH_INTERNAL_OPS.tokenIssue;

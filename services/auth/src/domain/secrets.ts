@@ -44,7 +44,7 @@ const scrypt = (pw: string | Buffer, salt: Buffer, keylen: number, opts: ScryptO
   );
 
 /** N=2^14, r=8, p=1: ~16 MiB and tens of milliseconds per check (runs on libuv's thread pool). */
-export const SCRYPT_PARAMS = { N: 16384, r: 8, p: 1 } as const;
+const SCRYPT_PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEYLEN = 32;
 const MAX_N = 1 << 20;
 

@@ -4,21 +4,12 @@ import type { AuthDeps } from '../deps.ts';
 import type { RuleError } from '../domain/rules.ts';
 
 /** Admin error replies of the credential operations ({ error, message }). */
-export const credentialNotFound = () =>
-  new HttpException(errors.admin(404, 'credential_not_found', 'Credencial não encontrada.'));
-export const merchantNotFound = () =>
-  new HttpException(errors.admin(404, 'merchant_not_found', 'Loja não encontrada.'));
-export const credentialRevoked = () =>
-  new HttpException(
-    errors.admin(409, 'credential_revoked', 'Credencial revogada: a revogação é permanente.'),
-  );
-export const noWebhookUrl = () =>
-  new HttpException(
-    errors.admin(409, 'webhook_url_missing', 'A credencial não tem URL de webhook configurada.'),
-  );
-export const noClientSecret = () =>
-  new HttpException(errors.admin(404, 'no_client_secret', 'A credencial não guarda o segredo do cliente.'));
-export const invalid = (message: string, fields?: FieldErrors) =>
+export const credentialNotFound = () => new HttpException(errors.credentialNotFound());
+export const merchantNotFound = () => new HttpException(errors.merchantNotFound());
+export const credentialRevoked = () => new HttpException(errors.credentialRevoked());
+export const noWebhookUrl = () => new HttpException(errors.webhookUrlMissing());
+export const noClientSecret = () => new HttpException(errors.noClientSecret());
+const invalid = (message: string, fields?: FieldErrors) =>
   new HttpException(errors.adminValidation(message, fields));
 
 export function ruleError(e: RuleError): HttpException {
@@ -33,5 +24,3 @@ export async function namedCredential(deps: AuthDeps, clientId: string): Promise
   if (!row) throw credentialNotFound();
   return row;
 }
-
-export const str = (x: unknown): string => (typeof x === 'string' ? x : '');

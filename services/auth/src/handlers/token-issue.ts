@@ -1,7 +1,7 @@
 import {
   CLIENT_ID_PATTERN,
   type OpHandler,
-  type TOKEN_ISSUE_OP,
+  type RPC,
   TOKEN_REFUSAL_HEADER,
   TOKEN_TTL_SECONDS,
   type TokenRefusal,
@@ -26,7 +26,7 @@ const refused = (why: TokenRefusal) => ({
  * Beyond that the answer is 503 temporarily_unavailable + Retry-After at once: a flood cannot
  * queue every other credential's renewal behind it.
  */
-export const TOKEN_WORK = { active: 32, queued: 256 } as const;
+const TOKEN_WORK = { active: 32, queued: 256 } as const;
 export const SCRYPT_WORK = { active: 1, queued: 8 } as const;
 
 /**
@@ -34,7 +34,7 @@ export const SCRYPT_WORK = { active: 1, queued: 8 } as const;
  * Unknown client, wrong secret, paused or revoked answer the same. A legacy scrypt hash is replaced
  * by the HMAC form after a successful check.
  */
-export function tokenIssue(deps: AuthDeps): OpHandler<typeof TOKEN_ISSUE_OP> {
+export function tokenIssue(deps: AuthDeps): OpHandler<typeof RPC.auth.tokenIssue> {
   const sign = createSigner({
     key: deps.config.JWT_SECRET,
     algorithm: 'HS256',

@@ -16,7 +16,6 @@ export const adminCreate =
       now().toISOString(),
     );
     const created = await db.create(state, { source: {}, public: emptyMenu(state.menuId) });
-    if (!created)
-      throw new HttpException(errors.admin(409, 'conflict', 'Já existe um estabelecimento com este id.'));
+    if (!created) throw new HttpException(errors.merchantExists());
     return { status: 201, body: adminMerchant(state, now()) };
   };

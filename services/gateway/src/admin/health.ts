@@ -2,7 +2,7 @@ import { callRpc } from '@od/bus';
 import type { ServiceName } from '@od/contracts';
 import type { RouteModule } from '../context.ts';
 
-export const SERVICES: ServiceName[] = ['auth', 'catalog', 'orders', 'feed', 'webhook'];
+const SERVICES: ServiceName[] = ['auth', 'catalog', 'orders', 'feed', 'webhook'];
 
 /** GET /admin/v1/health: 200 when every service answers its `health` RPC, else 503. */
 export const healthRoutes: RouteModule = (app, ctx) => {

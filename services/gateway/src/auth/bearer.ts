@@ -1,6 +1,5 @@
 import type { AuthContext, Scope } from '@od/contracts';
 import { errors } from '@od/errors';
-import { createVerifier } from 'fast-jwt';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
@@ -25,26 +24,6 @@ declare module '@fastify/jwt' {
 }
 
 type Claims = { merchant_id: string; client_id: string; scope: string };
-type Verify = (token: string) => Claims;
-
-/**
- * One verifier per gateway (fast-jwt directly: HS256 only, `exp` required, verified tokens cached
- * until their expiry, so a repeated token costs a hash lookup instead of an HMAC).
- */
-const verifiers = new WeakMap<GatewayContext, Verify>();
-function verifierOf(ctx: GatewayContext): Verify {
-  let v = verifiers.get(ctx);
-  if (!v) {
-    v = createVerifier({
-      key: ctx.config.JWT_SECRET,
-      algorithms: ['HS256'],
-      requiredClaims: ['exp'],
-      cache: 10_000,
-    }) as Verify;
-    verifiers.set(ctx, v);
-  }
-  return v;
-}
 
 /**
  * Bearer check of a public route: a valid HS256 token (else 401, empty body), a live credentials
@@ -56,14 +35,15 @@ function verifierOf(ctx: GatewayContext): Verify {
  * (SPEC Authentication 7), and every authenticated request counts against the limiter.
  */
 export function bearer(ctx: GatewayContext, scope: Scope): onRequestAsyncHookHandler {
-  const verify = verifierOf(ctx);
   return async function checkBearer(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers.authorization;
     if (!header || !/^Bearer [A-Za-z0-9\-_.]+$/i.test(header))
       return sendError(reply, errors.unauthenticated());
     let claims: Claims;
     try {
-      claims = verify(header.slice(7));
+      // @fastify/jwt, registered by the public app (http/public-app.ts): HS256 only, `exp` required,
+      // verified tokens cached until their expiry (a repeated token costs a hash lookup, not an HMAC)
+      claims = request.server.jwt.verify<Claims>(header.slice(7));
     } catch {
       return sendError(reply, errors.unauthenticated());
     }

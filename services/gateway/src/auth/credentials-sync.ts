@@ -17,8 +17,8 @@ import type { Logger } from '@od/logger';
  * ended, NATS disconnected, or heartbeats failing) refuses bearer-checked requests with 503: it cannot
  * know whether a credential was paused or revoked meanwhile.
  */
-export const HEARTBEAT_MS = 2_000;
-export const REGISTRY_TTL_MS = 10_000;
+const HEARTBEAT_MS = 2_000;
+const REGISTRY_TTL_MS = 10_000;
 export const STALE_AFTER_MS = 5_000;
 export { CONFIRM_TIMEOUT_MS };
 

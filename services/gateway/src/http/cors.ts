@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 
 /** Request headers a browser on the developer portal may send. */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
 /** Response headers the portal's scripts may read. */
-export const CORS_EXPOSED_HEADERS = [
+const CORS_EXPOSED_HEADERS = [
   'x-request-id',
   'RateLimit',
   'RateLimit-Policy',
@@ -13,7 +13,7 @@ export const CORS_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'Idempotent-Replayed',
 ];
-export const CORS_METHODS = ['GET', 'POST', 'OPTIONS'];
+const CORS_METHODS = ['GET', 'POST', 'OPTIONS'];
 
 /**
  * CORS for exactly one origin (config.CORS_ORIGIN, the developer portal), preflight included.

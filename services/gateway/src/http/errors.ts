@@ -43,10 +43,7 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
     }
     if (family === 'admin') {
       if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-        return sendError(
-          reply,
-          errors.admin(413, 'payload_too_large', 'O corpo da requisição é grande demais.'),
-        );
+        return sendError(reply, errors.adminPayloadTooLarge('O corpo da requisição é grande demais.'));
       // a path parameter out of its shape (too long, not an id) names no resource
       if (hasZodFastifySchemaValidationErrors(err) && err.validationContext === 'params')
         return sendError(reply, errors.adminNotFound('Recurso'));
@@ -59,7 +56,7 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
           ),
         );
       }
-      if (status < 500) return sendError(reply, errors.admin(status, 'bad_request', err.message));
+      if (status < 500) return sendError(reply, errors.adminBadRequest(status, err.message));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       // a path parameter that is not a GUID means "no such resource"

@@ -14,6 +14,9 @@ import { installErrorHandling, sendError } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { instrumentHttp } from './telemetry.ts';
 
+/** verified bearer tokens kept (each until its expiry): one per active credential is plenty */
+const BEARER_CACHE_SIZE = 10_000;
+
 const REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 
 /** Shared by both listeners: request id from `x-request-id` when sane, pino logger, zod compilers. */
@@ -88,9 +91,10 @@ export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
   await registerCors(app as unknown as FastifyInstance, ctx);
   // business bodies are JSON only (64 KB): text/plain is 415, not a string handed to validation
   app.removeContentTypeParser('text/plain');
+  // bearer tokens (auth/bearer.ts); auth signs them (HS256, same secret)
   await app.register(fastifyJwt, {
     secret: ctx.config.JWT_SECRET,
-    verify: { algorithms: ['HS256'] },
+    verify: { algorithms: ['HS256'], requiredClaims: ['exp'], cache: BEARER_CACHE_SIZE },
   });
   await registerOpenApi(app as unknown as FastifyInstance, 'public', ctx.config.PUBLIC_BASE_URL);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });

@@ -1,7 +1,7 @@
 import {
   oauthErrorSchema,
+  RPC,
   TOKEN_BODY_LIMIT,
-  TOKEN_ISSUE_OP,
   TOKEN_REFUSAL_HEADER,
   tokenRequestSchema,
   tokenResponseSchema,
@@ -57,7 +57,7 @@ export const tokenRoutes: RouteModule = (app, ctx) => {
             : errors.tokenInvalidRequest(parsed.description),
         );
       }
-      const r = await rpcCall(ctx, request, TOKEN_ISSUE_OP, {
+      const r = await rpcCall(ctx, request, RPC.auth.tokenIssue, {
         body: { clientId: parsed.clientId, clientSecret: parsed.clientSecret },
       });
       if (!r) return sendError(reply, errors.tokenUnavailable());

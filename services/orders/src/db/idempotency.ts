@@ -20,7 +20,7 @@ export interface IdemRecord {
   body: string;
 }
 
-export const IDEMPOTENCY_TTL = '24 hours';
+const IDEMPOTENCY_TTL = '24 hours';
 
 export async function findIdem(c: PoolClient, k: IdemKey): Promise<IdemRecord | undefined> {
   const { rows } = await c.query<IdemRecord>({

@@ -246,8 +246,6 @@ export async function trimHistory(
   });
 }
 
-export { withTx } from '@od/db';
-
 /** Orders past their confirmation deadline, oldest first (order_deadlines holds PENDING orders only). */
 export async function overdueOrders(pool: Pool, limit: number): Promise<string[]> {
   const r = await pool.query<{ id: string }>({

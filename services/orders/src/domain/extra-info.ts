@@ -12,7 +12,7 @@ import type { OrderChannel } from '@od/contracts';
  * MARKETPLACE); `<origin>` is the intake's `origin` (e.g. the marketplace's name; no `[`, `]` or line
  * breaks) or, when absent, the channel's pt-BR label.
  */
-export const CHANNEL_LABELS: Record<OrderChannel, string> = {
+const CHANNEL_LABELS: Record<OrderChannel, string> = {
   DIGITAL_MENU: 'Cardápio digital',
   APP: 'Aplicativo',
   TABLE: 'Mesa',

@@ -14,11 +14,7 @@ import { CANCELLATION_CODES } from '../domain/state-machine.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
 /** requestCancellation's optional body `{ reason?, code? }` (code ignored); default pt-BR reason. */
-export function cancellationOf(
-  body: unknown,
-  traceId: string,
-  admin = false,
-): { reason: string; code: string } {
+function cancellationOf(body: unknown, traceId: string, admin = false): { reason: string; code: string } {
   let reason: unknown;
   const invalid = (field: string, message: string) =>
     new HttpException(

@@ -5,14 +5,14 @@
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** `lastSeenAt` is written at most this often (one UPDATE per minute per session, not per request). */
-export const TOUCH_EVERY_MS = 60 * 1000;
+const TOUCH_EVERY_MS = 60 * 1000;
 /**
  * `__Host-`: the browser accepts it only with Secure, Path=/ and no Domain, so no sibling host or
  * plain-http page can plant or shadow it. Browsers treat http://localhost and 127.0.0.1 as secure
  * (Chromium 156 checked: the cookie is set and sent back over plain http there), so development
  * works without TLS on the loopback only.
  */
-export const COOKIE_NAME = '__Host-od_panel';
+const COOKIE_NAME = '__Host-od_panel';
 
 export interface SessionTimes {
   lastSeenAt: Date;

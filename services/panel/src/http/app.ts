@@ -27,7 +27,7 @@ import { storeRoutes } from '../handlers/store.ts';
 import { webhookRoutes } from '../handlers/webhook.ts';
 import { requireSession } from './guards.ts';
 
-export function sendError(reply: FastifyReply, e: HttpError): FastifyReply {
+function sendError(reply: FastifyReply, e: HttpError): FastifyReply {
   reply.code(e.status);
   if (e.headers) reply.headers(e.headers);
   if (e.body === undefined) return reply.send();
@@ -82,7 +82,7 @@ export function buildPanelApp(ctx: PanelContext, webDir: string): PanelApp {
       );
     }
     const status = err.statusCode ?? 500;
-    if (status < 500) return sendError(reply, errors.admin(status, 'bad_request', err.message));
+    if (status < 500) return sendError(reply, errors.adminBadRequest(status, err.message));
     request.log.error({ err }, 'panel request failed');
     return sendError(reply, errors.internal(request.id));
   });

@@ -12,7 +12,7 @@ import { toOdEvent } from '@od/opendelivery';
  *   `X-App-Signature` = lowercase hex HMAC-SHA256 of the exact body bytes keyed with the client
  *   secret ("Webhook Security" in the standard).
  */
-export const NEW_EVENT_PATH = '/v1/newEvent';
+const NEW_EVENT_PATH = '/v1/newEvent';
 
 export function newEventUrl(webhookUrl: string): string {
   let url: URL;

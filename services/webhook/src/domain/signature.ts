@@ -5,9 +5,9 @@ import { createHmac } from 'node:crypto';
  * `${eventId}.${unixSeconds}.${rawBody}`, HMAC-SHA256 keyed with the base64-decoded part of the secret
  * after `whsec_`, sent as `v1,<base64>`; several secrets (rotation) give a space-separated list.
  */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
-export function secretKey(secret: string): Buffer {
+function secretKey(secret: string): Buffer {
   const b64 = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   const key = Buffer.from(b64, 'base64');
   if (key.length === 0) throw new Error('empty webhook secret');

@@ -17,7 +17,7 @@ export interface Target {
   skipReason: SkipReason | null;
 }
 
-export const wantsWebhooks = (c: CredentialRecord): boolean =>
+const wantsWebhooks = (c: CredentialRecord): boolean =>
   c.deliveryMode === 'WEBHOOK' || c.deliveryMode === 'BOTH';
 
 /** Why a credential cannot receive a webhook right now (null = it can). */

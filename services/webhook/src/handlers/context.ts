@@ -42,7 +42,7 @@ export function onePage<R>(rows: R[], limit: number, cursorOf: (last: R) => stri
   return { page, nextCursor: rows.length > limit ? cursorOf(page[page.length - 1]) : null };
 }
 
-export function pageLimit(query: Record<string, unknown> | undefined): number {
+function pageLimit(query: Record<string, unknown> | undefined): number {
   const raw = query?.limit;
   if (raw === undefined || raw === '') return 50;
   const n = Number(raw);

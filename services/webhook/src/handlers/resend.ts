@@ -24,15 +24,11 @@ export const resendHandler =
     }
     const reason = notDeliverable(cred);
     if (reason) {
-      throw new HttpException(
-        errors.admin(409, 'webhook_unavailable', `A credencial não recebe webhooks agora (${reason}).`),
-      );
+      throw new HttpException(errors.webhookUnavailable(reason));
     }
     const endpoint = await ctx.db.endpoint.findUnique({ where: { clientId: cred.clientId } });
     if (endpoint?.deactivatedAt) {
-      throw new HttpException(
-        errors.admin(409, 'webhook_deactivated', 'URL de webhook desativada: limpe a fila para reativá-la.'),
-      );
+      throw new HttpException(errors.webhookDeactivated());
     }
     const r = await ctx.pool.query<Record<string, unknown>>(
       `INSERT INTO delivery (event_id, client_id, merchant_id, event_type, status, next_attempt_at)
