@@ -79,3 +79,82 @@ describe('documentation links stay inside the repository', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/**
+ * Repository paths a markdown text names in code spans: `services/orders/src/write.ts`, `src/main.ts`.
+ * A span counts when it has no spaces, has a slash, and its first segment exists at the repository
+ * root or beside the file (so `application/json` or `orders:read` are not paths). Placeholders
+ * (`<name>`, `*`, `{id}`, `...`, `$VAR`) are skipped; `#anchor` and `:line` suffixes are dropped.
+ */
+function namedPaths(md: string): string[] {
+  const text = md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  const out: string[] = [];
+  for (const m of text.matchAll(/`([^`\n]+)`/g)) {
+    const span = m[1].trim();
+    if (!/^\.{0,2}\/?[\w.@-]+(\/[\w.@-]*)+$/.test(span) || span.startsWith('/')) continue;
+    if (/[<>*{}$]|\.\.\./.test(span)) continue;
+    out.push(span.replace(/#.*$/, '').replace(/:\d+$/, ''));
+  }
+  return out;
+}
+
+/**
+ * Paths a page may name that are not in the tree: built or generated at run time (git-ignored),
+ * or written by a command the page describes.
+ */
+const NOT_IN_TREE = [
+  /(^|\/)dist(\/|$)/,
+  /(^|\/)generated(\/|$)/,
+  /(^|\/)node_modules(\/|$)/,
+  /^bench\/results\//,
+  /^scripts\/chaos\/results\//,
+  /(^|\/)test-results\.json$/,
+  /(^|\/)\.env$/,
+  /^\.data\//, // local JetStream and database files (scripts/start.ts)
+];
+
+/** Why a path that `file` (repo-relative) names does not exist, or null when it does (or is not a path). */
+function missingPath(file: string, named: string): string | null {
+  const first = named.replace(/^\.\//, '').split('/')[0];
+  const fromRoot = path.resolve(ROOT, named);
+  const fromFile = path.resolve(ROOT, path.dirname(file), named);
+  const base = /^\.\.?\//.test(named)
+    ? fromFile
+    : existsSync(path.join(ROOT, first))
+      ? fromRoot
+      : existsSync(path.join(ROOT, path.dirname(file), first))
+        ? fromFile
+        : null;
+  if (!base) return null; // not a repository path (a MIME type, a subject...)
+  const rel = path.relative(ROOT, base);
+  if (NOT_IN_TREE.some((r) => r.test(rel))) return null;
+  return existsSync(base) || existsSync(fromRoot) || existsSync(fromFile) ? null : rel;
+}
+
+describe('documentation names files that exist', () => {
+  it('the checker finds a missing path and skips what is not a path', () => {
+    const md = [
+      '`services/orders/src/write.ts` `services/orders/src/nope.ts` `application/json` `orders:read`',
+      '`services/<name>/src` `libs/*/src/mod.ts` `services/gateway/dist/main.mjs` `docs/api.md#limits`',
+      '```',
+      '`services/in/a/fence.ts`',
+      '```',
+    ].join('\n');
+    const found = namedPaths(md)
+      .map((p) => missingPath('README.md', p))
+      .filter(Boolean);
+    expect(found).toEqual(['services/orders/src/nope.ts']);
+  });
+
+  it('every repository path a README or docs page names in a code span exists', () => {
+    const problems: string[] = [];
+    for (const f of markdownFiles()) {
+      if (f === 'CHANGELOG.md') continue; // history: names what existed then
+      for (const p of namedPaths(readFileSync(path.join(ROOT, f), 'utf8'))) {
+        const missing = missingPath(f, p);
+        if (missing) problems.push(`${f}: \`${p}\``);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
