@@ -272,6 +272,10 @@ export const errors = {
     business(409, 'webhook_unavailable', `A credencial não recebe webhooks agora (${reason}).`),
   webhookDeactivated: () =>
     business(409, 'webhook_deactivated', 'URL de webhook desativada: limpe a fila para reativá-la.'),
+  /** the test event of an OPEN_DELIVERY credential: the standard has none */
+  noStandardTestEvent: () =>
+    business(409, 'not_in_standard', 'O padrão Open Delivery não tem evento de teste.'),
+  noSigningSecret: () => business(409, 'no_signing_secret', 'A credencial não tem segredo de webhook.'),
   // merchant panel (admin form)
   panelSignInRequired: () => business(401, 'unauthenticated', 'Sessão ausente ou expirada. Entre novamente.'),
   panelWrongPassword: () => business(401, 'invalid_credentials', 'E-mail ou senha incorretos.'),

@@ -28,7 +28,7 @@ const awaitGateways = (ctx: PanelContext, rev: number) =>
   confirmAtGateways(ctx.base.nc, ctx.base.names, rev, ctx.base.log);
 
 /** The store's credentials (auth's authoritative list); never a secret. */
-async function storeCredentials(ctx: PanelContext, request: FastifyRequest, merchantId: string) {
+export async function storeCredentials(ctx: PanelContext, request: FastifyRequest, merchantId: string) {
   const r = await upstream<CredentialRecord[]>(ctx, request, CREDENTIAL_OPS.list, {
     body: { merchantId },
   });

@@ -44,24 +44,12 @@ export const sendTestHandler =
   async (req) => {
     const cred = credentialOf(ctx, req.params);
     const reason = notDeliverable(cred);
-    if (reason || !cred.webhookUrl)
-      throw new HttpException(
-        errors.admin(409, 'webhook_unavailable', `A credencial não recebe webhooks agora (${reason}).`),
-      );
-    if (cred.apiProfile === 'OPEN_DELIVERY')
-      throw new HttpException(
-        errors.admin(409, 'not_in_standard', 'O padrão Open Delivery não tem evento de teste.'),
-      );
+    if (reason || !cred.webhookUrl) throw new HttpException(errors.webhookUnavailable(String(reason)));
+    if (cred.apiProfile === 'OPEN_DELIVERY') throw new HttpException(errors.noStandardTestEvent());
     const endpoint = await ctx.db.endpoint.findUnique({ where: { clientId: cred.clientId } });
-    if (endpoint?.deactivatedAt)
-      throw new HttpException(
-        errors.admin(409, 'webhook_deactivated', 'URL de webhook desativada: limpe a fila para reativá-la.'),
-      );
+    if (endpoint?.deactivatedAt) throw new HttpException(errors.webhookDeactivated());
     const secrets = await s.secrets.get(cred.clientId, req.traceId);
-    if (!secrets)
-      throw new HttpException(
-        errors.admin(409, 'no_signing_secret', 'A credencial não tem segredo de webhook.'),
-      );
+    if (!secrets) throw new HttpException(errors.noSigningSecret());
     const now = new Date();
     const eventId = randomUUID();
     const body = JSON.stringify({
