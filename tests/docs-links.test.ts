@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
+/** A markdown text without its fenced code blocks. */
+const withoutFences = (md: string) => md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+
 /** Link targets of a markdown text: inline links and images, reference definitions, autolinks, HTML. */
 function linkTargets(md: string): string[] {
-  const text = md
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '') // fenced code blocks
-    .replace(/`[^`\n]*`/g, ''); // code spans
+  const text = withoutFences(md).replace(/`[^`\n]*`/g, ''); // code spans
   const out: string[] = [];
   for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push(m[1]);
   for (const m of text.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) out.push(m[1]);
@@ -87,7 +88,7 @@ describe('documentation links stay inside the repository', () => {
  * (`<name>`, `*`, `{id}`, `...`, `$VAR`) are skipped; `#anchor` and `:line` suffixes are dropped.
  */
 function namedPaths(md: string): string[] {
-  const text = md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  const text = withoutFences(md);
   const out: string[] = [];
   for (const m of text.matchAll(/`([^`\n]+)`/g)) {
     const span = m[1].trim();
