@@ -1,7 +1,15 @@
-import type { OdClient } from './client.ts';
 import { OdApiError, OdAuthError } from './errors.ts';
 import { backoffMs, sleep } from './retry.ts';
 import type { EventEnvelope, Order, Profile } from './types.ts';
+
+/** What the loop uses of the client (structural, so this file does not import client.ts, which uses it). */
+export interface ConsumeSource<P extends Profile> {
+  events: {
+    poll(query: { limit: number }, options: { signal: AbortSignal }): Promise<unknown>;
+    ack(eventIds: string[]): Promise<unknown>;
+  };
+  orders: { get(orderId: string, options: { signal: AbortSignal }): Promise<Order<P>> };
+}
 
 /** What the handler gets besides the event. */
 export interface ConsumeContext<P extends Profile> {
@@ -48,7 +56,7 @@ export interface ConsumeStats {
  * missing scope: a person must act) by rejecting with the {@link OdAuthError}.
  */
 export async function consume<P extends Profile>(
-  client: OdClient<P>,
+  client: ConsumeSource<P>,
   handler: ConsumeHandler<P>,
   o: ConsumeOptions,
 ): Promise<ConsumeStats> {

@@ -1,7 +1,7 @@
 import { historyPosition, type OpHandler, type ORDER_OPS, pageBody } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
-import type { OrdersDeps } from '../core.ts';
 import { listOrders } from '../db/list.ts';
+import type { OrdersDeps } from '../deps.ts';
 
 /**
  * `list` (GET /v1/orders, extension): the credential's store's orders in a date range, newest first,
