@@ -108,7 +108,7 @@ const NOT_IN_TREE = [
   /(^|\/)generated(\/|$)/,
   /(^|\/)node_modules(\/|$)/,
   /^bench\/results\//,
-  /^libs\/client\/api-docs\//, // the SDK's HTML API page (pnpm --filter @od/client run docs)
+  /^libs\/client\/api-docs(\/|$)/, // the SDK's HTML API page (pnpm --filter @od/client run docs)
   /^scripts\/chaos\/results\//,
   /(^|\/)test-results\.json$/,
   /(^|\/)\.env$/,
