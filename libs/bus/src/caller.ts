@@ -3,6 +3,7 @@ import {
   createHmac,
   createPrivateKey,
   createPublicKey,
+  createSecretKey,
   diffieHellman,
   hkdfSync,
   type KeyObject,
@@ -163,7 +164,17 @@ export interface SignedRequest {
 
 /** Prefix of a MAC proof in the SIGNATURE_HEADER (no signer is named `mac`). */
 const MAC = 'mac.';
-const hmac = (key: Buffer, payload: Uint8Array) => createHmac('sha256', key).update(payload).digest();
+// a KeyObject made once per pair key: createHmac with a raw Buffer key costs ~11 µs, with the
+// KeyObject ~2 µs (Node 24; the key's validation and import are paid once)
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+function hmac(key: Buffer, payload: Uint8Array): Buffer {
+  let k = keyObjects.get(key);
+  if (!k) {
+    k = createSecretKey(key);
+    keyObjects.set(key, k);
+  }
+  return createHmac('sha256', k).update(payload).digest();
+}
 
 /**
  * Signs `req` for one subject on behalf of `principal`: the context (issuer, principal, request id,

@@ -8,6 +8,7 @@ import { INTERNAL_OPS, names, type ServiceName } from '@od/contracts';
  * - Replies: every identity subscribes only to its own inbox prefix `_INBOX.<identity>.>` (set by
  *   connectBus), so nobody reads another's replies; answering a request is allowed by
  *   `allow_responses` (only to the reply subject of a request actually received).
+ * - Only feed announces new pollable entries (`feedPending`, read by the gateways' empty-poll cache).
  * - Only orders publishes order events; only auth writes the credentials bucket; feed, webhook and
  *   gateway read it; catalog and orders cannot see it. Only webhook may ask auth for webhook
  *   secrets and OPEN_DELIVERY client secrets; the gateway may call every service op except `internal.*` ones.
@@ -96,7 +97,7 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
     ),
     feed: base(
       'feed',
-      [...orderConsumer(ORDER_EVENT_CONSUMERS.feed), ...kvRead(credentials)],
+      [...orderConsumer(ORDER_EVENT_CONSUMERS.feed), ...kvRead(credentials), n.feedPending],
       [serve('feed')],
     ),
     webhook: base(
@@ -132,7 +133,7 @@ export function busPermissions(prefix: string): Record<BusIdentity, Permissions>
         ...kvWrite(n.gatewaysBucket),
         n.gatewaySync('*'),
       ],
-      [n.gatewaySync('*')],
+      [n.gatewaySync('*'), n.feedPending],
       [`${prefix}.rpc.*.internal.>`],
     ),
   };

@@ -16,6 +16,11 @@ export function names(prefix: string) {
     credentialsBucket: `${prefix}_credentials`,
     /** core NATS broadcast by catalog replicas after a store or menu edit (payload: merchantId): cache invalidation */
     catalogChanged: `${prefix}.internal.catalog.changed`,
+    /**
+     * core NATS broadcast by feed replicas after a commit that can make entries pollable (payload:
+     * comma-separated store ids, empty = every store): the gateways' empty-poll cache forgets them
+     */
+    feedPending: `${prefix}.internal.feed.pending`,
     /** KV bucket of live gateway replicas: key = replica id, refreshed by heartbeats, expires when they stop */
     gatewaysBucket: `${prefix}_gateways`,
     /** core NATS subject where one gateway replica confirms it has seen a credentials revision */

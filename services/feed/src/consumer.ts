@@ -5,6 +5,7 @@ import { FEED_RETENTION_DAYS, type Names } from '@od/contracts';
 import type { Pool } from '@od/db';
 import type { Logger } from '@od/logger';
 import { releaseExpiredHolds, storeEvents } from './db/queries.ts';
+import type { AnnouncePending } from './feed-pending.ts';
 
 /** One durable pull consumer per deployment: every replica pulls from it, each message goes to one. */
 export const FEED_CONSUMER = 'feed';
@@ -30,6 +31,8 @@ export async function startFeedConsumer(o: {
   pool: Pool;
   log: Logger;
   orderHoldMs?: number;
+  /** after each commit that can make entries pollable (feed-pending.ts) */
+  announce?: AnnouncePending;
 }): Promise<EventConsumer> {
   const holdMs = o.orderHoldMs ?? ORDER_HOLD_MS;
   const consumer = await startEventConsumer({
@@ -41,11 +44,14 @@ export async function startFeedConsumer(o: {
     ackWaitMs: 10_000,
     store: async (events) => {
       await storeEvents(o.pool, events);
+      // also when nothing was added: a redelivery after a crash before this line announces again
+      o.announce?.(events.map((e) => e.merchantId.toLowerCase()));
     },
   });
   const release = async () => {
     try {
       const n = await releaseExpiredHolds(o.pool, holdMs);
+      if (n) o.announce?.('all');
       if (n)
         o.log.warn(
           { events: n, holdMs },

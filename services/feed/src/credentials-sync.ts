@@ -4,6 +4,7 @@ import type { CredentialRecord, Names } from '@od/contracts';
 import type { Pool } from '@od/db';
 import type { Logger } from '@od/logger';
 import { upsertCredential } from './db/queries.ts';
+import type { AnnouncePending } from './feed-pending.ts';
 
 export interface CredentialSync {
   view: CredentialsView;
@@ -22,6 +23,7 @@ export async function startCredentialSync(
   pool: Pool,
   log: Logger,
   replicas = 1,
+  announce?: AnnouncePending,
 ): Promise<CredentialSync> {
   const pending = new Map<string, CredentialRecord>();
   let running: Promise<void> | undefined;
@@ -33,6 +35,7 @@ export async function startCredentialSync(
       pending.delete(clientId);
       try {
         const r = await upsertCredential(pool, rec);
+        if (r.backfilled) announce?.([rec.merchantId.toLowerCase()]);
         if (r.backfilled || r.deleted)
           log.info({ clientId, status: rec.status, ...r }, 'credential mirrored');
       } catch (err) {

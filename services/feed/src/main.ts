@@ -7,6 +7,7 @@ import { FEED_CONSUMER, startFeedConsumer } from './consumer.ts';
 import { startCredentialSync } from './credentials-sync.ts';
 import { createDb } from './db/client.ts';
 import { runRetention, storeOfCredential } from './db/queries.ts';
+import { pendingAnnouncer } from './feed-pending.ts';
 import { ackHandler } from './handlers/ack.ts';
 import { adminEventsHandler } from './handlers/admin-events.ts';
 import { historyHandler } from './handlers/history.ts';
@@ -27,8 +28,11 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
   const db = createDb(pool);
   const jsm = await ensureOrderEventStream(nc, n, streamSettings(config), log);
   // credentials first (not required for correctness: a late credential is backfilled)
-  const creds = await startCredentialSync(nc, n, pool, log, config.ORDER_EVENTS_REPLICAS);
-  const consumer = await startFeedConsumer({ nc, jsm, names: n, pool, log });
+  const announce = pendingAnnouncer(nc, n, log);
+  const creds = await startCredentialSync(nc, n, pool, log, config.ORDER_EVENTS_REPLICAS, announce);
+  const consumer = await startFeedConsumer({ nc, jsm, names: n, pool, log, announce });
+  // a replica that stopped between a commit and its announcement: every gateway asks again
+  announce('all');
   base.attached(FEED_CONSUMER);
   base.onClose(registerFeedGauges(pool));
   base.serve(

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { GatewayReplicas } from './auth/credentials-sync.ts';
 import type { Idempotency } from './idempotency/idempotency.ts';
 import type { Limiter } from './limits/limiter.ts';
+import type { EmptyPolls } from './routes/empty-polls.ts';
 
 /** Everything a route module needs; built once at start. */
 export interface GatewayContext {
@@ -23,6 +24,8 @@ export interface GatewayContext {
   log: Logger;
   limiter: Limiter;
   idempotency: Idempotency;
+  /** credentials whose feed is known to be empty (the empty-poll fast path) */
+  emptyPolls: EmptyPolls;
 }
 
 export type { ZodApp };

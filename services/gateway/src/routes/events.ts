@@ -15,20 +15,35 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
 import type { RouteModule } from '../context.ts';
-import { forward } from '../forward.ts';
+import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
 import { json, responses } from '../http/responses.ts';
 import { isOpenDeliveryCaller, pollingFilter } from '../profile/open-delivery.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const EMPTY_PAGE = Buffer.from('[]');
+const isEmptyPage = (b: Uint8Array) => b.length === 2 && b[0] === 0x5b && b[1] === 0x5d;
 
 /**
  * Public routes served by the feed service (SPEC Events: polling and acknowledgment).
  * The polling reply is a JSON array built by PostgreSQL and forwarded as bytes.
  */
 export const eventRoutes: RouteModule = (app, ctx) => {
+  // the empty-poll fast path (empty-polls.ts): a credential known to have nothing pending is
+  // answered here, after the bearer check (pause, revocation, scope, rate limit) like any poll;
+  // OPEN_DELIVERY callers' filtered polls always go to the feed
   const poll = async (request: FastifyRequest, reply: FastifyReply) => {
     const { limit } = request.query as { limit?: number };
     const query = { limit: limit ?? POLL_LIMIT_DEFAULT };
-    if (!isOpenDeliveryCaller(ctx, request)) return forward(ctx, request, reply, FEED_OPS.poll, { query });
+    if (!isOpenDeliveryCaller(ctx, request)) {
+      const { clientId, merchantId } = request.auth!;
+      if (ctx.emptyPolls.isEmpty(clientId, merchantId)) return reply.type(JSON_TYPE).send(EMPTY_PAGE);
+      const generation = ctx.emptyPolls.generation(merchantId);
+      const r = await rpcCall(ctx, request, FEED_OPS.poll, { query });
+      if (!r) return sendError(reply, errors.unavailable(request.id));
+      if (r.status === 200 && isEmptyPage(r.body)) ctx.emptyPolls.remember(clientId, merchantId, generation);
+      return writeRpcReply(reply, r);
+    }
     // OPEN_DELIVERY: the standard's filters; the feed acknowledges (and leaves out) the other types
     const f = pollingFilter(request);
     if ('error' in f) return sendError(reply, errors.validation({ [f.field]: [f.error] }, request.id));

@@ -1,0 +1,222 @@
+// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--prof]`
+// CPU µs per request of every process of the stack (gateway, feed/orders, nats-server, PostgreSQL,
+// Redis) on the three requests a platform pays for most: the empty poll, a poll answering 10 events
+// and GET order, beside bare fastify in the same run. Its own PostgreSQL and Redis on spare ports
+// (scripts/chaos/servers.ts), so no other work on the machine is counted. With rate limits on, the
+// load cycles through many credentials of one store so each stays far below 600 calls a minute: the
+// figure is the limiter's work, not cheap 429s. `--prof` starts gateway, feed and orders with
+// --cpu-prof (profiles in bench/results/prof/) and prints the top self-time functions.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request } from 'autocannon';
+import { Command } from 'commander';
+import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
+import { cpuPerRequest, type ProcessGroups, processTree } from './lib/cpu.ts';
+import { load } from './lib/load.ts';
+import { RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
+
+const o = new Command('bench:hot-path')
+  .option('--duration <s>', 'seconds of load per figure', '5')
+  .option('--connections <n>', 'autocannon connections', '20')
+  .option('--rounds <n>', 'rounds of the three figures (the machine is noisy: take the lowest)', '2')
+  .option('--limits <on|off>', 'rate limiter', 'on')
+  .option('--credentials <n>', 'credentials cycled by each figure', '40')
+  .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
+  .option('--out <file>', 'JSON results', path.join(RESULTS_DIR, 'hot-path.json'))
+  .parse()
+  .opts<{
+    duration: string;
+    connections: string;
+    rounds: string;
+    limits: string;
+    credentials: string;
+    prof?: boolean;
+    out: string;
+  }>();
+const log = (m: string) =>
+  process.stderr.write(`[hot-path ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const defaults = { duration: Number(o.duration), connections: Number(o.connections) };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function pidOf(binary: string, needle: string): number {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmd.includes(binary) && cmd.includes(needle)) return Number(d);
+    } catch {
+      // gone
+    }
+  }
+  throw new Error(`no ${binary} process with ${needle}`);
+}
+
+async function json<T>(r: Response): Promise<T> {
+  if (r.status >= 300) throw new Error(`${r.url} answered ${r.status}: ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+const profDir = path.join(RESULTS_DIR, 'prof');
+if (o.prof) {
+  rmSync(profDir, { recursive: true, force: true });
+  mkdirSync(profDir, { recursive: true });
+}
+
+const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
+process.env.DATABASE_URL = pgServer.url;
+process.env.REDIS_URL = redis.url;
+const bare = await startBare();
+const stack = await startProcessStack({
+  prefix: 'hotpath',
+  log,
+  env: {
+    // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
+    RATE_LIMIT_ENABLED: 'false',
+    ...(o.prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {}),
+  },
+});
+const results: Record<string, unknown>[] = [];
+try {
+  const admin = (method: string, p: string, body?: unknown) =>
+    fetch(stack.adminUrl + p, {
+      method,
+      headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const api = (p: string, init: RequestInit = {}) => fetch(stack.publicUrl + p, init);
+  const merchant = async () =>
+    (await json<{ id: string }>(await admin('POST', '/admin/v1/merchants', { name: 'Hot', test: true }))).id;
+  const tokens = async (merchantId: string, n: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const c = await json<{ clientId: string; clientSecret: string }>(
+        await admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
+          name: `c${i}`,
+          scopes: ['orders:read', 'orders:write'],
+          deliveryMode: 'POLLING',
+        }),
+      );
+      const t = await json<{ access_token: string }>(
+        await api('/oauth/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: c.clientId,
+            client_secret: c.clientSecret,
+          }),
+        }),
+      );
+      out.push(t.access_token);
+    }
+    return out;
+  };
+  // a store holds at most 20 credentials: the figures' credentials spread over stores of 20
+  const PER_STORE = 20;
+  const stores = Math.max(1, Math.ceil(Number(o.credentials) / PER_STORE));
+  const order = async (merchantId: string) =>
+    (
+      await json<{ id: string }>(
+        await admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'DELIVERY' }),
+      )
+    ).id;
+  const pending = async (token: string) =>
+    (
+      await json<unknown[]>(
+        await api('/v1/events:polling?limit=200', { headers: { authorization: `Bearer ${token}` } }),
+      )
+    ).length;
+  const reqs = (toks: string[], p: (i: number) => string): Request[] =>
+    toks.map((t, i) => ({ method: 'GET', path: p(i), headers: { authorization: `Bearer ${t}` } }));
+  const emptyTokens: string[] = [];
+  const busyTokens: string[] = [];
+  const orderTokens: string[] = [];
+  const orderOf: string[] = [];
+  for (let s = 0; s < stores; s++) {
+    log(`setup: stores ${s * 3 + 1}-${s * 3 + 3} of ${stores * 3}`);
+    emptyTokens.push(...(await tokens(await merchant(), PER_STORE)));
+    // the busy store: 10 orders, so 10 CREATED events pending for each of its credentials
+    const busy = await merchant();
+    const toks = await tokens(busy, PER_STORE);
+    busyTokens.push(...toks);
+    for (let i = 0; i < 10; i++) await order(busy);
+    for (let i = 0; (await pending(toks[PER_STORE - 1])) < 10; i++) {
+      if (i > 200) throw new Error('the 10 events never reached the feed');
+      await sleep(50);
+    }
+    // GET order: a store of its own (its credentials' limits are not shared with the poll figures)
+    const withOrder = await merchant();
+    const id = await order(withOrder);
+    for (const t of await tokens(withOrder, PER_STORE)) {
+      orderTokens.push(t);
+      orderOf.push(id);
+    }
+  }
+
+  if (o.limits === 'on') await stack.restartGateway({ RATE_LIMIT_ENABLED: 'true' });
+  const pgPid = pidOf('postgres', `-p ${pgServer.port}`);
+  const redisPid = pidOf('redis-server', String(redis.port));
+  const groups = (service: string): ProcessGroups => ({
+    gateway: () => [stack.procs.get('gateway')!.pid],
+    [service]: () => [stack.procs.get(service)!.pid],
+    nats: () => [stack.nats.pid],
+    postgres: () => processTree(pgPid),
+    redis: () => [redisPid],
+  });
+  const figures = [
+    { name: 'poll (empty)', service: 'feed', requests: reqs(emptyTokens, () => '/v1/events:polling') },
+    { name: 'poll (10 events)', service: 'feed', requests: reqs(busyTokens, () => '/v1/events:polling') },
+    { name: 'GET order', service: 'orders', requests: reqs(orderTokens, (i) => `/v1/orders/${orderOf[i]}`) },
+  ];
+  for (let round = 1; round <= Number(o.rounds); round++) {
+    const b = await load(bare.url, { path: '/' }, defaults);
+    log(`round ${round}: bare fastify ${b.reqPerSec} req/s`);
+    for (const f of figures) {
+      let r: Awaited<ReturnType<typeof load>> | undefined;
+      const cpuUs = await cpuPerRequest(groups(f.service), async () => {
+        r = await load(stack.publicUrl, { path: '/', requests: f.requests }, defaults);
+        return r;
+      });
+      const ratio = Math.round((r!.reqPerSec / b.reqPerSec) * 1000) / 10;
+      results.push({ round, name: f.name, ...r, bare: b.reqPerSec, ratioPct: ratio, cpuUs });
+      log(
+        `  ${f.name}: ${r!.reqPerSec} req/s (${ratio}% of bare), p50 ${r!.p50Ms} / p99 ${r!.p99Ms} ms, ` +
+          `non-2xx ${r!.non2xx}, cpu µs ${JSON.stringify(cpuUs)}`,
+      );
+      if (r!.non2xx) log(`  warning: ${r!.non2xx} non-2xx answers in "${f.name}"`);
+    }
+  }
+} finally {
+  await stack.stop();
+  await bare.proc.stop();
+  await Promise.all([pgServer.destroy(), redis.destroy()]);
+}
+writeFileSync(
+  o.out,
+  `${JSON.stringify({ at: new Date().toISOString(), limits: o.limits, results }, null, 2)}\n`,
+);
+log(`results: ${path.relative(process.cwd(), o.out)}`);
+
+if (o.prof) {
+  // top self time per profile: samples whose leaf is the function, as a share of the busy samples
+  for (const f of readdirSync(profDir).filter((x) => x.endsWith('.cpuprofile'))) {
+    const p = JSON.parse(readFileSync(path.join(profDir, f), 'utf8')) as {
+      nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+      samples: number[];
+    };
+    const byId = new Map(p.nodes.map((nd) => [nd.id, nd.callFrame]));
+    const self = new Map<string, number>();
+    let busy = 0;
+    for (const s of p.samples) {
+      const cf = byId.get(s)!;
+      if (cf.functionName === '(idle)' || cf.functionName === '(program)') continue;
+      busy++;
+      const k = `${cf.functionName || '(anonymous)'} ${cf.url.split('/').slice(-3).join('/')}:${cf.lineNumber}`;
+      self.set(k, (self.get(k) ?? 0) + 1);
+    }
+    if (busy < 1000) continue;
+    log(`${f}: ${busy} busy samples; top self time:`);
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      log(`  ${((100 * v) / busy).toFixed(1)}% ${k}`);
+  }
+}
