@@ -25,6 +25,13 @@ describe('bus permissions', () => {
     expect(p.gateway.publish.deny).toEqual(['od.rpc.*.internal.>']);
   });
 
+  it('only feed announces new pollable entries; the gateways listen', () => {
+    const pubs = BUS_IDENTITIES.filter((id) => p[id].publish.allow.includes('od.internal.feed.pending'));
+    const subs = BUS_IDENTITIES.filter((id) => p[id].subscribe.allow.includes('od.internal.feed.pending'));
+    expect(pubs).toEqual(['feed']);
+    expect(subs).toEqual(['gateway']);
+  });
+
   it('each identity subscribes to its own inbox only, never to a wildcard of everything', () => {
     for (const id of BUS_IDENTITIES) {
       expect(p[id].subscribe.allow).toContain(`_INBOX.${id}.>`);
