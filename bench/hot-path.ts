@@ -6,13 +6,17 @@
 // load cycles through many credentials of one store so each stays far below 600 calls a minute: the
 // figure is the limiter's work, not cheap 429s. `--prof` starts gateway, feed and orders with
 // --cpu-prof (profiles in bench/results/prof/) and prints the top self-time functions.
+
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Request } from 'autocannon';
 import { Command } from 'commander';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
 import { cpuPerRequest, type ProcessGroups, processTree } from './lib/cpu.ts';
 import { load } from './lib/load.ts';
+import { rss } from './lib/proc.ts';
 import { RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
 
 const o = new Command('bench:hot-path')
@@ -21,6 +25,7 @@ const o = new Command('bench:hot-path')
   .option('--rounds <n>', 'rounds of the three figures (the machine is noisy: take the lowest)', '2')
   .option('--limits <on|off>', 'rate limiter', 'on')
   .option('--credentials <n>', 'credentials cycled by each figure', '40')
+  .option('--tracing', 'services export traces (OTLP/HTTP to a local sink) with 10% sampling')
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
   .option('--out <file>', 'JSON results', path.join(RESULTS_DIR, 'hot-path.json'))
   .parse()
@@ -31,6 +36,7 @@ const o = new Command('bench:hot-path')
     limits: string;
     credentials: string;
     prof?: boolean;
+    tracing?: boolean;
     out: string;
   }>();
 const log = (m: string) =>
@@ -62,6 +68,20 @@ if (o.prof) {
   mkdirSync(profDir, { recursive: true });
 }
 
+// --tracing: a sink that accepts and drops the OTLP exports (a collector elsewhere in production)
+const sink = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+});
+await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+const tracingEnv = o.tracing
+  ? {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    }
+  : {};
 const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
 process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
@@ -72,11 +92,18 @@ const stack = await startProcessStack({
   env: {
     // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
     RATE_LIMIT_ENABLED: 'false',
+    ...tracingEnv,
     ...(o.prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {}),
   },
 });
 const results: Record<string, unknown>[] = [];
+const memory: Record<string, unknown> = {};
+const rssOf = () => Object.fromEntries([...stack.procs].map(([name, p]) => [name, rss(p.pid)?.rssMb]));
 try {
+  // idle: settled after start (no request yet)
+  await sleep(5000);
+  memory.idleRssMb = rssOf();
+  log(`idle RSS MB: ${JSON.stringify(memory.idleRssMb)}`);
   const admin = (method: string, p: string, body?: unknown) =>
     fetch(stack.adminUrl + p, {
       method,
@@ -186,14 +213,22 @@ try {
       if (r!.non2xx) log(`  warning: ${r!.non2xx} non-2xx answers in "${f.name}"`);
     }
   }
+  const gw = stack.procs.get('gateway')!.pid;
+  memory.gatewayPeakUnderLoadMb = rss(gw)?.hwmMb;
+  await sleep(15_000);
+  memory.gatewayAfterLoadMb = rss(gw)?.rssMb;
+  log(
+    `gateway RSS: peak under load ${memory.gatewayPeakUnderLoadMb} MB, 15 s after ${memory.gatewayAfterLoadMb} MB`,
+  );
 } finally {
   await stack.stop();
   await bare.proc.stop();
   await Promise.all([pgServer.destroy(), redis.destroy()]);
+  sink.close();
 }
 writeFileSync(
   o.out,
-  `${JSON.stringify({ at: new Date().toISOString(), limits: o.limits, results }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), limits: o.limits, tracing: !!o.tracing, results, memory }, null, 2)}\n`,
 );
 log(`results: ${path.relative(process.cwd(), o.out)}`);
 

@@ -56,9 +56,10 @@ const sub = serveOp(
   { queue: 'bench', log, keys: { ring: new Map() } as never },
 );
 
-async function phase(on: boolean): Promise<{ rps: number; p99: number }> {
+async function phase(on: boolean): Promise<{ rps: number; p99: number; cpuUs: number }> {
   setTracingEnabled(on);
   const until = Date.now() + PHASE_MS;
+  const cpu0 = process.cpuUsage();
   const lat: number[] = [];
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -71,16 +72,30 @@ async function phase(on: boolean): Promise<{ rps: number; p99: number }> {
       }
     }),
   );
+  const cpu = process.cpuUsage(cpu0);
   lat.sort((a, b) => a - b);
-  return { rps: (lat.length * 1000) / PHASE_MS, p99: lat[Math.floor(lat.length * 0.99)] };
+  return {
+    rps: (lat.length * 1000) / PHASE_MS,
+    p99: lat[Math.floor(lat.length * 0.99)],
+    // this process is the caller, the server and the SQL client: all the tracing work is here
+    cpuUs: (cpu.user + cpu.system) / lat.length,
+  };
 }
 
 await phase(false); // warm-up
-const off: { rps: number; p99: number }[] = [];
-const on: { rps: number; p99: number }[] = [];
+const off: { rps: number; p99: number; cpuUs: number }[] = [];
+const on: { rps: number; p99: number; cpuUs: number }[] = [];
+// the order flips every round (off/on, on/off, ...): a phase that always ran second would carry the
+// drift of a shared machine alone. TRACING_AA=1 runs "on" with tracing off too (the noise floor).
+const aa = process.env.TRACING_AA === '1';
 for (let i = 0; i < ROUNDS; i++) {
-  off.push(await phase(false));
-  on.push(await phase(true));
+  if (i % 2 === 0) {
+    off.push(await phase(false));
+    on.push(await phase(!aa));
+  } else {
+    on.push(await phase(!aa));
+    off.push(await phase(false));
+  }
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const offRps = mean(off.map((x) => x.rps));
@@ -94,6 +109,14 @@ console.log(
 );
 console.log(
   `on/off throughput: ${((onRps / offRps) * 100).toFixed(1)}% (${ROUNDS} alternated rounds of ${PHASE_MS} ms)`,
+);
+// req/s on a shared machine moves by +-20% between identical phases (TRACING_AA=1 shows it); the
+// CPU this process spends per request is the steadier measure of what tracing costs
+const offCpu = mean(off.map((x) => x.cpuUs));
+const onCpu = mean(on.map((x) => x.cpuUs));
+console.log(
+  `CPU µs per request off/on: ${offCpu.toFixed(1)} / ${onCpu.toFixed(1)} (+${((onCpu / offCpu - 1) * 100).toFixed(1)}%); ` +
+    `rounds ${off.map((x, i) => `${x.cpuUs.toFixed(0)}/${on[i].cpuUs.toFixed(0)}`).join(' ')}`,
 );
 sub.unsubscribe();
 await shutdownTracing();
