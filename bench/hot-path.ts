@@ -74,7 +74,7 @@ const sink = http.createServer((req, res) => {
   req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
 });
 await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-const tracingEnv = o.tracing
+const tracingEnv: Record<string, string> = o.tracing
   ? {
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
