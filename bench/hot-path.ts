@@ -25,6 +25,7 @@ const o = new Command('bench:hot-path')
   .option('--rounds <n>', 'rounds of the three figures (the machine is noisy: take the lowest)', '2')
   .option('--limits <on|off>', 'rate limiter', 'on')
   .option('--credentials <n>', 'credentials cycled by each figure', '40')
+  .option('--node-options <s>', 'NODE_OPTIONS of every service (e.g. --trace-gc)')
   .option('--tracing', 'services export traces (OTLP/HTTP to a local sink) with 10% sampling')
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
   .option('--out <file>', 'JSON results', path.join(RESULTS_DIR, 'hot-path.json'))
@@ -37,6 +38,7 @@ const o = new Command('bench:hot-path')
     credentials: string;
     prof?: boolean;
     tracing?: boolean;
+    nodeOptions?: string;
     out: string;
   }>();
 const log = (m: string) =>
@@ -93,9 +95,23 @@ const stack = await startProcessStack({
     // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
     RATE_LIMIT_ENABLED: 'false',
     ...tracingEnv,
-    ...(o.prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {}),
+    ...(o.prof || o.nodeOptions
+      ? {
+          NODE_OPTIONS: [o.prof ? `--cpu-prof --cpu-prof-dir=${profDir}` : '', o.nodeOptions ?? ''].join(' '),
+        }
+      : {}),
   },
+}).catch(async (e) => {
+  await Promise.allSettled([bare.proc.stop(), pgServer.destroy(), redis.destroy()]);
+  throw e;
 });
+// Ctrl-C / timeout: stop the stack and the servers before leaving
+for (const sig of ['SIGINT', 'SIGTERM'] as const)
+  process.once(sig, () => {
+    void Promise.allSettled([stack.stop(), bare.proc.stop(), pgServer.destroy(), redis.destroy()]).then(() =>
+      process.exit(130),
+    );
+  });
 const results: Record<string, unknown>[] = [];
 const memory: Record<string, unknown> = {};
 const rssOf = () => Object.fromEntries([...stack.procs].map(([name, p]) => [name, rss(p.pid)?.rssMb]));
