@@ -125,8 +125,14 @@ try {
       method,
       headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    }).catch((e) => {
+      throw new Error(`admin ${method} ${p}: ${(e as Error).message}`);
     });
-  const api = (p: string, init: RequestInit = {}) => fetch(stack.publicUrl + p, init);
+  const api = (p: string, init: RequestInit = {}) =>
+    fetch(stack.publicUrl + p, { ...init, signal: AbortSignal.timeout(30_000) }).catch((e) => {
+      throw new Error(`GET/POST ${p}: ${(e as Error).message}`);
+    });
   const merchant = async () =>
     (await json<{ id: string }>(await admin('POST', '/admin/v1/merchants', { name: 'Hot', test: true }))).id;
   const tokens = async (merchantId: string, n: number) => {

@@ -30,7 +30,12 @@ export function spawnNode(name: string, script: string, env: Record<string, stri
   mkdirSync(RESULTS_DIR, { recursive: true });
   const logFile = path.join(RESULTS_DIR, `${name}.log`);
   const out = createWriteStream(logFile);
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // the V8 flags of the images (deploy/Dockerfile)
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', script], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   return {
