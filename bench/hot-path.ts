@@ -15,8 +15,9 @@ import type { Request } from 'autocannon';
 import { Command } from 'commander';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
 import { cpuPerRequest, type ProcessGroups, processTree } from './lib/cpu.ts';
+import { pollingCredential } from './lib/credential.ts';
 import { load } from './lib/load.ts';
-import { rss } from './lib/proc.ts';
+import { pidOf, rss } from './lib/proc.ts';
 import { RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
 
 const o = new Command('bench:hot-path')
@@ -45,19 +46,6 @@ const log = (m: string) =>
   process.stderr.write(`[hot-path ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const defaults = { duration: Number(o.duration), connections: Number(o.connections) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function pidOf(binary: string, needle: string): number {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmd.includes(binary) && cmd.includes(needle)) return Number(d);
-    } catch {
-      // gone
-    }
-  }
-  throw new Error(`no ${binary} process with ${needle}`);
-}
 
 async function json<T>(r: Response): Promise<T> {
   if (r.status >= 300) throw new Error(`${r.url} answered ${r.status}: ${await r.text()}`);
@@ -137,27 +125,8 @@ try {
     (await json<{ id: string }>(await admin('POST', '/admin/v1/merchants', { name: 'Hot', test: true }))).id;
   const tokens = async (merchantId: string, n: number) => {
     const out: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const c = await json<{ clientId: string; clientSecret: string }>(
-        await admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
-          name: `c${i}`,
-          scopes: ['orders:read', 'orders:write'],
-          deliveryMode: 'POLLING',
-        }),
-      );
-      const t = await json<{ access_token: string }>(
-        await api('/oauth/token', {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: c.clientId,
-            client_secret: c.clientSecret,
-          }),
-        }),
-      );
-      out.push(t.access_token);
-    }
+    for (let i = 0; i < n; i++)
+      out.push((await pollingCredential(stack.publicUrl, admin, merchantId, `c${i}`)).token);
     return out;
   };
   // a store holds at most 20 credentials: the figures' credentials spread over stores of 20

@@ -8,14 +8,16 @@
 // each process. Its own PostgreSQL, Redis and NATS on spare ports (scripts/chaos/servers.ts), so the
 // CPU of every process is the stack's alone. Results: bench/results/scale-latest.json and two SVG
 // charts beside it.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import pg from 'pg';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
 import { runRetention } from '../services/feed/src/db/queries.ts';
 import { cpuPerRequest, type ProcessGroups, processTree } from './lib/cpu.ts';
+import { pollingCredential } from './lib/credential.ts';
 import { load } from './lib/load.ts';
+import { pidOf } from './lib/proc.ts';
 import { FULL, type SeedResult, seedPlatform, tableSizes } from './lib/seed.ts';
 import { type ProcessStack, RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
 import { lineChart, stackedBars } from './lib/svg.ts';
@@ -37,20 +39,6 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : 0;
 };
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-
-/** The pid of the server process whose command line holds `needle` (our own servers' ports). */
-function pidOf(binary: string, needle: string): number {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmd.includes(binary) && cmd.includes(needle)) return Number(d);
-    } catch {
-      // gone
-    }
-  }
-  throw new Error(`no ${binary} process with ${needle}`);
-}
 
 interface Figure extends LoadResult {
   name: string;
@@ -110,25 +98,8 @@ async function runScale(scale: number): Promise<ScaleRun> {
     const merchantId = store.id;
     await admin('PUT', `/admin/v1/merchants/${merchantId}/menu`, { sample: true }).catch(() => undefined);
     const cred = async (name: string) => {
-      const c = await json<{ clientId: string; clientSecret: string }>(
-        await admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
-          name,
-          scopes: ['orders:read', 'orders:write'],
-          deliveryMode: 'POLLING',
-        }),
-      );
-      const t = await json<{ access_token: string }>(
-        await api('/oauth/token', {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: c.clientId,
-            client_secret: c.clientSecret,
-          }),
-        }),
-      );
-      return { ...c, auth: { authorization: `Bearer ${t.access_token}` } };
+      const c = await pollingCredential(s.publicUrl, admin, merchantId, name);
+      return { ...c, auth: { authorization: `Bearer ${c.token}` } };
     };
     const c1 = await cred('empty poller');
     const c2 = await cred('busy poller');

@@ -1,4 +1,5 @@
 import { sampleMenu } from '../../cli/lib/samples.ts';
+import { accessToken } from './credential.ts';
 import { load } from './load.ts';
 import type { ProcessStack } from './stack.ts';
 import type { BenchContext, Credential, Figure, LoadOptions } from './types.ts';
@@ -86,24 +87,13 @@ export function createHarness(opts: {
             : {}),
         },
       );
-      const t = await fetch(`${opts.publicUrl}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: c.clientId,
-          client_secret: c.clientSecret,
-        }).toString(),
-      });
-      const tb = (await t.json()) as { access_token?: string };
-      if (t.status !== 200 || !tb.access_token)
-        throw new Error(`token endpoint answered ${t.status}: ${JSON.stringify(tb)}`);
+      const token = await accessToken(opts.publicUrl, c.clientId, c.clientSecret);
       return {
         merchantId,
         clientId: c.clientId,
         clientSecret: c.clientSecret,
         webhookSecret: c.webhookSecret ?? null,
-        token: tb.access_token,
+        token,
       };
     },
     load: (o: LoadOptions) => load(opts.publicUrl, o, defaults),

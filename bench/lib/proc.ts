@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Current (VmRSS) and peak (VmHWM) resident memory of a process in MB, from /proc (Linux). */
 export function rss(pid: number): { rssMb: number; hwmMb: number } | null {
@@ -13,3 +13,17 @@ export function rss(pid: number): { rssMb: number; hwmMb: number } | null {
 }
 
 export const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** The pid of the server process whose command line holds `binary` and `needle` (our own servers' ports). */
+export function pidOf(binary: string, needle: string): number {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmd.includes(binary) && cmd.includes(needle)) return Number(d);
+    } catch {
+      // gone
+    }
+  }
+  throw new Error(`no ${binary} process with ${needle}`);
+}

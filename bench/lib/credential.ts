@@ -1,0 +1,38 @@
+/** An access token of a credential (client_credentials at the token endpoint). */
+export async function accessToken(
+  publicUrl: string,
+  clientId: string,
+  clientSecret: string,
+): Promise<string> {
+  const t = await fetch(`${publicUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const tb = (await t.json()) as { access_token?: string };
+  if (t.status !== 200 || !tb.access_token)
+    throw new Error(`token endpoint answered ${t.status}: ${JSON.stringify(tb)}`);
+  return tb.access_token;
+}
+
+/** A POLLING credential of a store with orders:read and orders:write, and its access token. */
+export async function pollingCredential(
+  publicUrl: string,
+  admin: (method: string, path: string, body?: unknown) => Promise<Response>,
+  merchantId: string,
+  name: string,
+): Promise<{ clientId: string; clientSecret: string; token: string }> {
+  const r = await admin('POST', `/admin/v1/merchants/${merchantId}/credentials`, {
+    name,
+    scopes: ['orders:read', 'orders:write'],
+    deliveryMode: 'POLLING',
+  });
+  if (r.status >= 300) throw new Error(`creating a credential answered ${r.status}: ${await r.text()}`);
+  const c = (await r.json()) as { clientId: string; clientSecret: string };
+  return { ...c, token: await accessToken(publicUrl, c.clientId, c.clientSecret) };
+}
