@@ -11,6 +11,7 @@ import { publicRoutes } from '../routes/mod.ts';
 import { refuseControlCharacters } from './control-chars.ts';
 import { registerCors } from './cors.ts';
 import { installErrorHandling, sendError } from './errors.ts';
+import { lazyChildLogger } from './lazy-logger.ts';
 import { registerOpenApi } from './openapi.ts';
 import { instrumentHttp } from './telemetry.ts';
 
@@ -26,6 +27,7 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
     logController: new LogController({
       disableRequestLogging: ctx.config.LOG_LEVEL !== 'debug' && ctx.config.LOG_LEVEL !== 'trace',
     }),
+    childLoggerFactory: (logger, bindings) => lazyChildLogger(logger, bindings),
     bodyLimit,
     trustProxy: ctx.config.TRUST_PROXY ? ctx.config.TRUST_PROXY.split(',').map((s) => s.trim()) : false,
     genReqId: (req) => {
