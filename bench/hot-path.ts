@@ -129,7 +129,14 @@ try {
       // an admin call that times out (seen on a loaded machine: a credential barrier that never
       // answered) is tried once more; a store keeps room for it (PER_STORE < the cap of 20)
       const one = () => pollingCredential(stack.publicUrl, admin, merchantId, `c${i}`);
-      out.push((await one().catch((e) => (log(`retrying: ${(e as Error).message}`), one()))).token);
+      out.push(
+        (
+          await one().catch((e) => {
+            log(`retrying: ${(e as Error).message}`);
+            return one();
+          })
+        ).token,
+      );
     }
     return out;
   };

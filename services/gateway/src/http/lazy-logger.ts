@@ -9,7 +9,10 @@ type LogFn = FastifyBaseLogger['info'];
  * something is actually logged at an enabled level. A pino child costs a few µs per request (its
  * bindings go through redaction), and a request at the default level logs nothing.
  */
-export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Record<string, unknown>): FastifyBaseLogger {
+export function lazyChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+): FastifyBaseLogger {
   const enabled = (l: string) => (parent as unknown as Logger).isLevelEnabled(l);
   let child: FastifyBaseLogger | undefined;
   const real = () => {
