@@ -5,6 +5,11 @@ import type { Logger } from '@od/logger';
 
 /** how long one gateway replica may take to confirm a credentials revision */
 export const CONFIRM_TIMEOUT_MS = 2_500;
+/**
+ * how long listing the registry may take: a KV key listing (an ordered consumer) can stall when
+ * registry entries expire while it runs (the bucket has a TTL), and an admin change must not hang
+ */
+export const REGISTRY_LIST_TIMEOUT_MS = 1_500;
 
 const enc = new TextEncoder();
 
@@ -23,10 +28,25 @@ export async function confirmAtGateways(
 ): Promise<{ unconfirmed: string[] }> {
   if (!(rev > 0)) return { unconfirmed: [] };
   const ids = new Set<string>(self ? [self] : []);
+  let listedAll = true;
   try {
     const kv = await new Kvm(nc).open(n.gatewaysBucket);
+    const keys = await kv.keys();
     // a heartbeat landing during the listing can yield a key twice
-    for await (const k of await kv.keys()) ids.add(k);
+    const listing = (async () => {
+      for await (const k of keys) ids.add(k);
+      return true;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((r) => {
+      timer = setTimeout(() => r(false), REGISTRY_LIST_TIMEOUT_MS);
+    });
+    listedAll = await Promise.race([listing, late]);
+    clearTimeout(timer);
+    if (!listedAll) {
+      keys.stop();
+      log.warn({ listed: ids.size }, 'gateway registry listing did not finish in time');
+    }
   } catch (err) {
     if (!self) return { unconfirmed: [] }; // no registry: no gateway has ever run
     log.warn({ err: (err as Error).message }, 'gateway registry unreadable');
@@ -44,6 +64,8 @@ export async function confirmAtGateways(
   };
   const answers = await Promise.all([...ids].map(async (r) => [r, await ask(r)] as const));
   const unconfirmed = answers.filter(([, ok]) => !ok).map(([r]) => r);
+  // a replica the cut listing missed is not known to have seen the change
+  if (!listedAll) unconfirmed.push('registry');
   if (unconfirmed.length)
     log.warn({ rev, unconfirmed }, 'gateway replicas did not confirm a credential change in time');
   return { unconfirmed };
