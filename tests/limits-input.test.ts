@@ -73,6 +73,18 @@ describe('control characters', () => {
     });
     expect(long.status).toBe(400);
     expect((await long.json()).error).toBe('invalid_cancellation_reason');
+    // the op's schema checks every key and string, the ones it ignores too, and the shape
+    const post = (body: string) =>
+      stack.api(`/v1/orders/${order.id}/requestCancellation`, { method: 'POST', headers: bearer(), body });
+    await expectValidationProblem(
+      await post(JSON.stringify({ reason: 'ok', 'nota\u0001': 1 })),
+      'nota\u0001',
+    );
+    await expectValidationProblem(await post(JSON.stringify({ code: 'c'.repeat(101) })), 'code');
+    await expectValidationProblem(await post('[1]'), '$');
+    expect((await (await stack.admin('GET', `/admin/v1/orders/${order.id}`)).json()).situation).toBe(
+      'PENDING',
+    );
   });
 
   it('NUL in a customer name (intake and edit), a menu item name, an unknown key: 400 admin form', async () => {

@@ -19,6 +19,8 @@ describe('no reply can kill a process', () => {
     callers: ['orders'],
     body: z.object({ bytes: z.number().int() }),
   } as const satisfies OpSpec;
+  /** the same body, answered in the public error form (ValidationProblemDetails) */
+  const publicOp = { ...op, name: 'test.form', errorForm: 'problem' } as const satisfies OpSpec;
   const lines: Record<string, unknown>[] = [];
   const log = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
 
@@ -36,6 +38,11 @@ describe('no reply can kill a process', () => {
         keys: loadRpcKeys('catalog'),
       },
     );
+    serveOp(nc, n.rpc(publicOp.service, publicOp.name), publicOp, () => ({ status: 204 }), {
+      queue: 'catalog',
+      log,
+      keys: loadRpcKeys('catalog'),
+    });
     await nc.flush();
   });
   afterAll(async () => {
@@ -79,5 +86,24 @@ describe('no reply can kill a process', () => {
     );
     expect(r.status).toBe(400);
     expect(JSON.parse(Buffer.from(r.body).toString()).errors).toHaveProperty('bytes');
+  });
+
+  it("the 400 takes the op's error form: admin `{ error, message, errors }` or ValidationProblemDetails", async () => {
+    const bad = { body: { bytes: 'many' as unknown as number } };
+    const admin = await rpc().call(op, bad, { traceId: 'trace-admin' });
+    expect(JSON.parse(Buffer.from(admin.body).toString())).toEqual({
+      error: 'validation_error',
+      message: 'Requisição inválida.',
+      errors: { bytes: [expect.any(String)] },
+    });
+    const problem = await rpc().call(publicOp, bad, { traceId: 'trace-problem' });
+    expect(problem.status).toBe(400);
+    const body = JSON.parse(Buffer.from(problem.body).toString());
+    expect(body).toMatchObject({
+      status: 400,
+      traceId: 'trace-problem',
+      errors: { bytes: [expect.any(String)] },
+    });
+    expect(body).not.toHaveProperty('error');
   });
 });

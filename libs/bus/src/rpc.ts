@@ -8,6 +8,8 @@ import {
 import {
   type CallInput,
   type Catalogue,
+  type ErrorForm,
+  errorFormOf,
   type Handlers,
   HEADER_PREFIX,
   type Names,
@@ -142,14 +144,20 @@ function admit(msg: Msg, subject: string, op: OpSpec, opts: ServeOptions): Admit
   };
 }
 
+/** One part of the request parsed with its schema; a failure is the op's 400 in its error form. */
 function parsePart(
   schema: OpSpec['params'],
   value: unknown,
   traceId: string,
+  form: ErrorForm,
 ): { value: unknown } | HttpError {
   if (!schema) return { value: undefined };
   const r = schema.safeParse(value);
-  return r.success ? { value: r.data } : errors.validation(fieldErrorsFromIssues(r.error.issues), traceId);
+  if (r.success) return { value: r.data };
+  const fields = fieldErrorsFromIssues(r.error.issues);
+  return form === 'admin'
+    ? errors.adminValidation('Requisição inválida.', fields)
+    : errors.validation(fields, traceId);
 }
 
 async function handle<O extends OpSpec>(
@@ -170,10 +178,11 @@ async function handle<O extends OpSpec>(
   const traceId = String(req.traceId ?? '');
   let result: RpcResult;
   try {
+    const form = errorFormOf(op);
     const parts = [
-      parsePart(op.params, req.params, traceId),
-      parsePart(op.query, req.query, traceId),
-      parsePart(op.body, req.body, traceId),
+      parsePart(op.params, req.params, traceId, form),
+      parsePart(op.query, req.query, traceId, form),
+      parsePart(op.body, req.body, traceId, form),
     ];
     const bad = parts.find((p): p is HttpError => !('value' in p));
     if (bad) result = bad;

@@ -104,6 +104,37 @@ export const text = (max: number, message = `texto com mais de ${max} caracteres
     .max(max, message)
     .refine((s) => !CONTROL_CHARACTERS.test(s), CONTROL_CHARACTER_MESSAGE);
 
+type JsonPath = (string | number)[];
+
+/**
+ * Path of the first string (object key or value) holding a refused control character, anywhere in
+ * a parsed JSON value, a query object or a params object; undefined when there is none.
+ * Iterative: a deeply nested body cannot exhaust the stack.
+ */
+export function findControlCharacter(value: unknown): JsonPath | undefined {
+  const stack: [unknown, JsonPath][] = [[value, []]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop() as [unknown, JsonPath];
+    if (typeof v === 'string') {
+      if (CONTROL_CHARACTERS.test(v)) return path;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...path, i]]);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        if (CONTROL_CHARACTERS.test(k)) return [...path, k];
+        stack.push([child, [...path, k]]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A refinement: no refused control character in any key or string of the value (keys a schema strips included). */
+export function refuseControlCharacters(value: unknown, ctx: z.RefinementCtx): void {
+  const path = findControlCharacter(value);
+  if (path) ctx.addIssue({ code: 'custom', path, message: CONTROL_CHARACTER_MESSAGE });
+}
+
 /** UTF-8 bytes of a value's JSON text. */
 const utf8 = new TextEncoder();
 export const jsonBytes = (v: unknown): number => utf8.encode(JSON.stringify(v) ?? '').length;

@@ -24,10 +24,26 @@ export interface OpSpec {
    * checks it on the verified principal, whatever the gateway already checked (libs/bus/src/store-scope.ts).
    */
   readonly scope?: Scope;
+  /**
+   * The form of the 400 `serve` answers when params/query/body fail their schemas:
+   * 'problem' = ValidationProblemDetails (public ops), 'admin' = `{ error, message, errors }`
+   * (Admin API and panel). Default: 'problem' when a credential or anonymous caller may call it,
+   * 'admin' otherwise (errorFormOf).
+   */
+  readonly errorForm?: ErrorForm;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   readonly reply?: z.ZodType;
+}
+
+export type ErrorForm = 'problem' | 'admin';
+
+/** The error form of an op's input errors (see OpSpec.errorForm). */
+export function errorFormOf(op: Pick<OpSpec, 'callers' | 'errorForm'>): ErrorForm {
+  if (op.errorForm) return op.errorForm;
+  if (op.callers === 'any') return 'problem';
+  return op.callers.includes('credential') || op.callers.includes('anonymous') ? 'problem' : 'admin';
 }
 
 type OpDef = Omit<OpSpec, 'service'>;

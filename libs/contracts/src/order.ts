@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addressLines } from './address.ts';
 import { COURIER_EVENT_TYPES, ORDER_CHANNELS } from './events.ts';
 import { GUID_PATTERN } from './ids.ts';
-import { BYTES, COUNT, jsonBytes, TEXT, text } from './limits.ts';
+import { BYTES, COUNT, jsonBytes, refuseControlCharacters, TEXT, text } from './limits.ts';
 
 /**
  * Orders service contract: situations, actions, RPC ops (served at `names(prefix).rpc('orders', op)`),
@@ -520,6 +520,24 @@ export const cancellationBodySchema = z.object({
   reason: text(MAX_CANCELLATION_REASON).nullable().optional(),
   code: code.nullable().optional(),
 });
+export type CancellationBody = z.input<typeof cancellationBodySchema>;
+
+/**
+ * What the orders `action` ops take (requestCancellation's body; other actions none), checked once
+ * by the bus layer: an object, no control character in any key or string, `code` bounded. The
+ * 500-character limit of `reason` is the orders handler's (SPEC's 400 invalid_cancellation_reason).
+ */
+export const cancellationInputSchema = z
+  .object(
+    {
+      reason: z.string().nullable().optional(),
+      code: code.nullable().optional(),
+    },
+    { error: 'O corpo deve ser um objeto JSON.' },
+  )
+  .loose()
+  .superRefine(refuseControlCharacters)
+  .optional();
 
 /**
  * Courier tracking (`POST /admin/v1/orders/{orderId}/courier`). The event's metadata is

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderListQuerySchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS } from '../open-delivery-flows.ts';
-import { ORDER_ACTIONS } from '../order.ts';
+import { cancellationInputSchema, ORDER_ACTIONS } from '../order.ts';
 import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
@@ -55,9 +55,10 @@ export const ORDER_OPS = defineOps('orders', {
   action: {
     name: 'action',
     callers: ['credential'],
+    errorForm: 'problem',
     scope: 'orders:write',
     params: orderAction,
-    body: z.unknown(),
+    body: cancellationInputSchema,
   },
   adminCreate: {
     name: 'admin.create',
@@ -96,9 +97,10 @@ export const ORDER_OPS = defineOps('orders', {
   adminAction: {
     name: 'admin.action',
     callers: ADMIN_AND_PANEL,
+    errorForm: 'admin',
     area: 'orders',
     params: orderAction,
-    body: adminBody,
+    body: cancellationInputSchema.nullable(),
   },
   adminPayment: { name: 'admin.payment', callers: ['admin'], params: order, body: adminBody },
   adminCancel: { name: 'admin.cancel', callers: ['admin'], params: order, body: adminBody },

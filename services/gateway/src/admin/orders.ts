@@ -3,6 +3,7 @@ import {
   adminCancellationRequestSchema,
   adminOrderQuerySchema,
   CANCELLATION_DECISIONS,
+  type CancellationBody,
   cancellationBodySchema,
   cancelSchema,
   courierUpdateSchema,
@@ -105,7 +106,7 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
       forward(ctx, request, reply, ORDER_OPS.adminAction, {
         params: { orderId: (request.params as P).orderId, action: name },
         // only requestCancellation reads a body; any other is not forwarded
-        body: name === 'requestCancellation' ? request.body : undefined,
+        body: name === 'requestCancellation' ? (request.body as CancellationBody | null) : undefined,
       }),
     );
   }

@@ -1,5 +1,5 @@
 import type { RpcReply } from '@od/bus';
-import { errors } from '@od/errors';
+import { errors, type HttpError } from '@od/errors';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { GatewayContext } from '../context.ts';
@@ -28,6 +28,24 @@ export function unavailableReply(traceId: string): RpcReply {
 /** The raw text of a body the action routes read themselves (they accept any content type). */
 export function bodyText(raw: unknown): string {
   return typeof raw === 'string' ? raw : raw instanceof Buffer ? raw.toString('utf8') : '';
+}
+
+/**
+ * The JSON value of a raw-text body (the routes that take any content type parse it themselves,
+ * then the op's schema checks it once in the service): blank text is no body when `optional`;
+ * text that is not JSON is the 400 to answer.
+ */
+export function rawJson(
+  request: FastifyRequest,
+  optional: boolean,
+): { value: unknown } | { refused: HttpError } {
+  const text = bodyText(request.body);
+  if (optional && text.trim() === '') return { value: undefined };
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { refused: errors.validation({ $: ['O corpo não é um JSON válido.'] }, request.id) };
+  }
 }
 
 /**

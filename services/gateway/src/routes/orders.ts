@@ -1,6 +1,6 @@
 import {
   actionResponseSchema,
-  CONTROL_CHARACTER_MESSAGE,
+  type CancellationBody,
   cancellationBodySchema,
   GUID_PATTERN,
   MAX_CANCELLATION_REASON,
@@ -9,40 +9,20 @@ import {
   type OrderAction,
   orderSchema,
 } from '@od/contracts';
-import { errors, fieldErrorsFromIssues, type HttpError } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
-import { findControlCharacter } from '../http/control-chars.ts';
 import { sendError } from '../http/errors.ts';
 import { json, responses } from '../http/responses.ts';
 import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
 import { odCancellationStep } from './od-flows.ts';
-import { bodyText, idempotentCall, rawBodyRoutes, rawBodyValidator } from './order-calls.ts';
+import { idempotentCall, rawBodyRoutes, rawBodyValidator, rawJson } from './order-calls.ts';
 
 const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
 /** actions SPEC adds to the standard's */
 const EXTENSION_ACTIONS = new Set<OrderAction>(['startPreparation', 'pickedUp']);
-
-/**
- * The limits of a cancellation body, checked before the order is touched: `reason` over 500
- * characters is SPEC's 400 invalid_cancellation_reason; any other problem (control characters,
- * `code` too long, a body that is not an object) a ValidationProblemDetails.
- */
-function cancellationBodyError(body: unknown, traceId: string): HttpError | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    return errors.validation({ $: ['O corpo deve ser um objeto JSON.'] }, traceId);
-  const reason = (body as { reason?: unknown }).reason;
-  if (typeof reason === 'string' && reason.length > MAX_CANCELLATION_REASON)
-    return errors.invalidCancellationReason();
-  const path = findControlCharacter(body);
-  if (path)
-    return errors.validation(fieldErrorsFromIssues([{ path, message: CONTROL_CHARACTER_MESSAGE }]), traceId);
-  const r = cancellationBodySchema.safeParse(body);
-  return r.success ? undefined : errors.validation(fieldErrorsFromIssues(r.error.issues), traceId);
-}
 
 /**
  * Runs one lifecycle action through Idempotency-Key (per credential) and the orders service.
@@ -54,18 +34,12 @@ async function action(ctx: GatewayContext, request: FastifyRequest, reply: Fasti
   const { orderId } = request.params as { orderId: string };
   if (name === 'requestCancellation' && isOpenDeliveryCaller(ctx, request))
     return odCancellationStep(ctx, request, reply, 'requestCancellation');
-  let body: unknown;
+  let body: CancellationBody | undefined;
   if (name === 'requestCancellation') {
-    const text = bodyText(request.body);
-    if (text.trim() !== '') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return sendError(reply, errors.validation({ $: ['O corpo não é um JSON válido.'] }, request.id));
-      }
-      const refused = cancellationBodyError(body, request.id);
-      if (refused) return sendError(reply, refused);
-    }
+    const json = rawJson(request, true);
+    if ('refused' in json) return sendError(reply, json.refused);
+    // checked once, by the op's schema in orders (shape, control characters, reason length)
+    body = json.value as CancellationBody | undefined;
   }
   const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/${name}`, body, (headers) =>
     rpcCall(ctx, request, ORDER_OPS.action, { params: { orderId, action: name }, body, headers }),
