@@ -128,6 +128,9 @@ describe('contract: an OPEN_DELIVERY integration cycle follows the official 1.4.
       },
     };
     expect(await post(`/v1/orders/${delivery}/tracking`, tracking)).toBe(202);
+    // a body the op's schema refuses, or no JSON at all: 400, nothing recorded
+    expect(await post(`/v1/orders/${delivery}/tracking`, { deliveryTrackingInfo: 1 })).toBe(400);
+    expect(await post(`/v1/orders/${delivery}/tracking`, 'not json')).toBe(400);
     const { deliveryCode } = await adminView(delivery);
     expect(await post(`/v1/orders/${delivery}/validateCode?deliveryCode=${deliveryCode}`)).toBe(200);
     expect(

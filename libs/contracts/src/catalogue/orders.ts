@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orderListQuerySchema } from '../history.ts';
 import { defineOps } from '../op.ts';
-import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS } from '../open-delivery-flows.ts';
+import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS, orderTrackingSchema } from '../open-delivery-flows.ts';
 import { cancellationInputSchema, ORDER_ACTIONS } from '../order.ts';
 import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -123,9 +123,10 @@ export const ORDER_OPS = defineOps('orders', {
   tracking: {
     name: 'tracking',
     callers: ['credential'],
+    errorForm: 'problem',
     scope: 'orders:write',
     params: order,
-    body: z.unknown(),
+    body: orderTrackingSchema,
   },
   adminCancellationRequest: {
     name: 'admin.cancellationRequest',

@@ -2,13 +2,13 @@ import {
   GUID_PATTERN,
   type HandshakeStep,
   ORDER_OPS,
+  type OrderTracking,
   odCancellationDenialSchema,
-  odCancellationRequestSchema,
   orderTrackingSchema,
   type Scope,
   validateCodeQuerySchema,
 } from '@od/contracts';
-import { errors, fieldErrorsFromIssues } from '@od/errors';
+import { errors } from '@od/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
@@ -16,7 +16,7 @@ import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
 import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
-import { bodyText, idempotentCall, rawBodyRoutes, rawBodyValidator } from './order-calls.ts';
+import { idempotentCall, rawBodyRoutes, rawBodyValidator, rawJson } from './order-calls.ts';
 
 /**
  * The Open Delivery 1.4.0 order flows SPEC does not have, for OPEN_DELIVERY credentials only
@@ -30,29 +30,12 @@ import { bodyText, idempotentCall, rawBodyRoutes, rawBodyValidator } from './ord
  */
 
 const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
-const STEP_BODY = {
-  requestCancellation: odCancellationRequestSchema,
-  denyCancellation: odCancellationDenialSchema,
-  acceptCancellation: undefined,
-} as const;
-
-/** Parses a raw JSON body with `schema`: the value, or the 400 to answer. */
-function parseBody(
-  request: FastifyRequest,
-  schema: z.ZodType | undefined,
-): { value: unknown } | { refused: ReturnType<typeof errors.validation> } {
-  if (!schema) return { value: undefined };
-  const text = bodyText(request.body);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { refused: errors.validation({ $: ['O corpo não é um JSON válido.'] }, request.id) };
-  }
-  const r = schema.safeParse(json);
-  if (!r.success) return { refused: errors.validation(fieldErrorsFromIssues(r.error.issues), request.id) };
-  return { value: r.data };
-}
+/** the steps that carry a body (the standard's; checked once, by orders): acceptCancellation has none */
+const STEP_HAS_BODY: Record<HandshakeStep, boolean> = {
+  requestCancellation: true,
+  denyCancellation: true,
+  acceptCancellation: false,
+};
 
 /** One step of the handshake: 202 for requestCancellation, 204 for accept and deny (the standard). */
 export async function odCancellationStep(
@@ -62,7 +45,7 @@ export async function odCancellationStep(
   step: HandshakeStep,
 ) {
   const { orderId } = request.params as { orderId: string };
-  const body = parseBody(request, STEP_BODY[step]);
+  const body = STEP_HAS_BODY[step] ? rawJson(request, false) : { value: undefined };
   if ('refused' in body) return sendError(reply, body.refused);
   const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/${step}`, body.value, (headers) =>
     rpcCall(ctx, request, ORDER_OPS.handshake, { params: { orderId, step }, body: body.value, headers }),
@@ -133,15 +116,12 @@ export const odFlowRoutes: RouteModule = (app, ctx) => {
       },
       async (request, reply) => {
         const { orderId } = request.params;
-        const body = parseBody(request, orderTrackingSchema);
+        const body = rawJson(request, false);
         if ('refused' in body) return sendError(reply, body.refused);
-        const r = await idempotentCall(
-          ctx,
-          request,
-          `/v1/orders/${orderId}/tracking`,
-          body.value,
-          (headers) =>
-            rpcCall(ctx, request, ORDER_OPS.tracking, { params: { orderId }, body: body.value, headers }),
+        // checked once, by the op's schema in orders
+        const tracking = body.value as OrderTracking;
+        const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/tracking`, tracking, (headers) =>
+          rpcCall(ctx, request, ORDER_OPS.tracking, { params: { orderId }, body: tracking, headers }),
         );
         return writeRpcReply(reply, r);
       },

@@ -1,13 +1,13 @@
 import { CATALOG_OPS, type Scope } from '@od/contracts';
-import { errors, fieldErrorsFromIssues } from '@od/errors';
+import { errors } from '@od/errors';
 import { merchantApiInfoSchema, merchantStatusSchema, merchantUpdateSchema } from '@od/opendelivery';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
+import { rawBodyRoutes, rawBodyValidator, rawJson } from './order-calls.ts';
 
 /** menuUpdated reads the point of sale (10 s bound in catalog): the gateway waits longer. */
 const MENU_UPDATED_TIMEOUT_MS = 20_000;
@@ -68,10 +68,9 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
   // the standard allows an empty body: the JSON is read here. It names this webhook both
   // `/v1/menuUpdated` and `/v1/merchantUpdate`: one op, one scope, both paths.
   app.register(async (sub) => {
-    sub.removeAllContentTypeParsers();
-    sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    const zsub = rawBodyRoutes(sub);
     for (const url of ['/v1/menuUpdated', '/v1/merchantUpdate'])
-      sub.withTypeProvider<ZodTypeProvider>().post(
+      zsub.post(
         url,
         {
           schema: {
@@ -83,10 +82,7 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
             security: [{ bearer: [] }],
             body: merchantUpdateSchema.optional(),
           },
-          validatorCompiler: (route) =>
-            route.httpPart === 'body'
-              ? (data: unknown) => ({ value: data })
-              : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
+          validatorCompiler: rawBodyValidator,
           onRequest: guard('merchant:write'),
         },
         (request, reply) => menuUpdated(ctx, request, reply),
@@ -95,24 +91,15 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
 };
 
 function menuUpdated(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply) {
-  const text = typeof request.body === 'string' ? request.body.trim() : '';
-  let body: unknown = {};
-  if (text) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return sendError(reply, errors.validation({ $: ['O corpo não é JSON válido.'] }, request.id));
-    }
-  }
-  const parsed = merchantUpdateSchema.safeParse(body);
-  if (!parsed.success)
-    return sendError(reply, errors.validation(fieldErrorsFromIssues(parsed.error.issues), request.id));
+  const body = rawJson(request, true);
+  if ('refused' in body) return sendError(reply, body.refused);
+  // MerchantUpdate: checked once, by catalog (no body = {})
   return forward(
     ctx,
     request,
     reply,
     CATALOG_OPS.odMenuUpdated,
-    { body: parsed.data },
+    { body: body.value ?? {} },
     MENU_UPDATED_TIMEOUT_MS,
   );
 }

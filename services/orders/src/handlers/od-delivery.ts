@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { type OpHandler, type ORDER_OPS, orderTrackingSchema } from '@od/contracts';
-import { errors, fieldErrorsFromIssues, HttpException } from '@od/errors';
+import type { OpHandler, ORDER_OPS } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
 import { visibleOrderColumn } from '../db/orders.ts';
 import { notFound, type OrdersDeps } from '../deps.ts';
 import { MAX_TRACKING_ENTRIES } from '../domain/limits.ts';
@@ -41,9 +41,6 @@ export function validateCode(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.valid
 export function tracking(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.tracking> {
   return async (req) => {
     if (!req.auth) throw notFound();
-    const parsed = orderTrackingSchema.safeParse(req.body ?? {});
-    if (!parsed.success)
-      throw new HttpException(errors.validation(fieldErrorsFromIssues(parsed.error.issues), req.traceId));
     return writeOrder(deps, {
       scope: { orderId: req.params.orderId, merchantId: req.auth.merchantId, hidePendingPayment: true },
       actor: { kind: 'CREDENTIAL', clientId: req.auth.clientId },
@@ -52,7 +49,7 @@ export function tracking(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.tracking>
         if (!acceptsTracking(o.type, o.situation))
           throw new HttpException(errors.invalidTransition(o.situation, 'tracking'));
         return {
-          change: { history: { trigger: 'tracking', detail: parsed.data, keepLast: MAX_TRACKING_ENTRIES } },
+          change: { history: { trigger: 'tracking', detail: req.body, keepLast: MAX_TRACKING_ENTRIES } },
           answer: () => ({ status: 202, body: { status: 'accepted', situation: o.situation } }),
         };
       },
