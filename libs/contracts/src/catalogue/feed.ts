@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../events.ts';
-import { pollQuerySchema } from '../feed.ts';
+import { EVENT_TYPES, eventEnvelopeSchema } from '../events.ts';
+import { ackBodySchema, ackResponseSchema, pollQuerySchema } from '../feed.ts';
 import { eventHistoryQuerySchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -18,6 +18,8 @@ export const FEED_OPS = defineOps('feed', {
     callers: ['credential'],
     scope: 'orders:read',
     query: pollQuerySchema.extend({ keep: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional() }),
+    /** typing only: the reply is PostgreSQL's bytes, forwarded untouched */
+    reply: z.array(eventEnvelopeSchema),
   },
   /** GET /v1/events (extension): query EventHistoryQuery -> 200 EventHistory (history.ts) | 400; reads only */
   history: {
@@ -26,8 +28,14 @@ export const FEED_OPS = defineOps('feed', {
     scope: 'orders:read',
     query: eventHistoryQuerySchema,
   },
-  /** body [{ id }] (validated by the handler, SPEC messages) -> 202 { acknowledged } */
-  ack: { name: 'events.ack', callers: ['credential'], scope: 'orders:read', body: z.unknown() },
+  /** body [{ id }] (at most ACK_MAX_ENTRIES) -> 202 { acknowledged } */
+  ack: {
+    name: 'events.ack',
+    callers: ['credential'],
+    scope: 'orders:read',
+    body: ackBodySchema,
+    reply: ackResponseSchema,
+  },
   /**
    * params { clientId }; query { limit?, before?, state?, eventType?, eventIds? (comma separated,
    * at most 200) } -> 200 AdminFeedPage | 404

@@ -1,14 +1,3 @@
-import { GUID_PATTERN, POLL_LIMIT_DEFAULT, POLL_LIMIT_MAX } from '@od/contracts';
-
-/** Polling `limit` as the service sees it (the gateway validated it already); undefined = default. */
-export function pollLimit(raw: unknown): number | undefined {
-  if (raw === undefined || raw === null || raw === '') return POLL_LIMIT_DEFAULT;
-  const n =
-    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > POLL_LIMIT_MAX) return undefined;
-  return n;
-}
-
 /**
  * A polling page split by event type: the envelopes whose type is in `keep` (in order), and the ids
  * of the others (acknowledged for the caller, never shown to it).
@@ -26,14 +15,7 @@ export function splitPage(
   return { kept, left };
 }
 
-/** Distinct lower-case event ids of an acknowledgment body; null when the body is not valid. */
-export function ackIds(body: unknown): string[] | null {
-  if (!Array.isArray(body)) return null;
-  const out = new Set<string>();
-  for (const e of body) {
-    const id = (e as { id?: unknown } | null)?.id;
-    if (typeof id !== 'string' || !GUID_PATTERN.test(id)) return null;
-    out.add(id.toLowerCase());
-  }
-  return [...out];
+/** Distinct lower-case event ids of an acknowledgment body (ids are GUIDs: the op's schema). */
+export function ackIds(body: readonly { id: string }[]): string[] {
+  return [...new Set(body.map((e) => e.id.toLowerCase()))];
 }

@@ -1,4 +1,4 @@
-import { ACK_MAX_ENTRIES, type FEED_OPS, type RequestOf, type RpcResult } from '@od/contracts';
+import type { FEED_OPS, RequestOf, RpcResult } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import { ackEvents } from '../db/queries.ts';
@@ -10,10 +10,7 @@ export const ackHandler =
   async (req: RequestOf<typeof FEED_OPS.ack>): Promise<RpcResult> => {
     const clientId = req.auth?.clientId;
     if (!clientId) throw new HttpException(errors.unauthenticated());
+    // the body is the op's (a list of at most ACK_MAX_ENTRIES { id: GUID }), parsed by the bus layer
     const ids = ackIds(req.body);
-    if (ids === null || (Array.isArray(req.body) && req.body.length > ACK_MAX_ENTRIES))
-      throw new HttpException(
-        errors.validation({ $: ['O corpo deve ser uma lista de { id: GUID }.'] }, req.traceId),
-      );
     return { status: 202, body: { acknowledged: await ackEvents(pool, clientId, ids) } };
   };

@@ -1,8 +1,8 @@
-import type { FEED_OPS, RequestOf, RpcResult } from '@od/contracts';
+import { type FEED_OPS, POLL_LIMIT_DEFAULT, type RequestOf, type RpcResult } from '@od/contracts';
 import type { Pool } from '@od/db';
 import { errors, HttpException } from '@od/errors';
 import { ackEvents, pollFeed, touchLastPoll } from '../db/queries.ts';
-import { pollLimit, splitPage } from '../domain/rules.ts';
+import { splitPage } from '../domain/rules.ts';
 
 /** A replica records a credential's last poll at most once a minute (the panel's overview reads it). */
 const TOUCH_EVERY_MS = 60_000;
@@ -25,15 +25,12 @@ export const pollHandler =
   async (req: RequestOf<typeof FEED_OPS.poll>): Promise<RpcResult> => {
     const clientId = req.auth?.clientId;
     if (!clientId) throw new HttpException(errors.unauthenticated());
-    const limit = pollLimit(req.query?.limit);
-    if (limit === undefined)
-      throw new HttpException(
-        errors.validation({ limit: ['limit deve ser um inteiro entre 1 e 200.'] }, req.traceId),
-      );
+    // 1..POLL_LIMIT_MAX: the op's schema, parsed by the bus layer
+    const limit = req.query.limit ?? POLL_LIMIT_DEFAULT;
     // the last-poll write leaves the hot path: one UPDATE a minute per credential and replica
     if (touchDue(clientId)) void touchLastPoll(pool, clientId).catch(() => {});
     const page = await pollFeed(pool, clientId, limit);
-    if (!req.query?.keep) return { status: 200, body: Buffer.from(page) };
+    if (!req.query.keep) return { status: 200, body: Buffer.from(page) };
     const { kept, left } = splitPage(JSON.parse(page), new Set(req.query.keep));
     if (left.length) await ackEvents(pool, clientId, left);
     return { status: 200, body: kept };
