@@ -186,6 +186,19 @@ describe('orders: Idempotency-Key recorded with the action', () => {
       expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
       expect(ids.size).toBe(1);
       expect(answers.filter((r) => r.headers['idempotent-replayed'] === 'true').length).toBe(5);
+      // the fingerprint is the gateway's (one recipe): a key without it, or too long, is refused
+      for (const bad of [
+        { [IDEMPOTENCY_RPC_HEADERS.key]: randomUUID() },
+        { ...headers, [IDEMPOTENCY_RPC_HEADERS.key]: 'k'.repeat(129) },
+      ]) {
+        const r = await rpc.call(
+          ORDER_OPS.adminCreate,
+          { params: { merchantId }, body: { type: 'INDOOR' }, headers: bad },
+          { traceId: randomUUID(), principal: { kind: 'admin' } },
+        );
+        expect(r.status).toBe(400);
+        expect(JSON.parse(new TextDecoder().decode(r.body)).error).toBe('invalid_idempotency_key');
+      }
     } finally {
       await nc.close();
     }

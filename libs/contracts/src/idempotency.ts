@@ -5,6 +5,10 @@
  */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
 
+/** SPEC: an Idempotency-Key is 1..128 characters (else 400 invalid_idempotency_key). */
+export const isIdempotencyKey = (key: string): boolean =>
+  key.length > 0 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH;
+
 export const IDEMPOTENCY_RPC_HEADERS = {
   key: 'idempotency-key',
   fingerprint: 'idempotency-fingerprint',

@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   type Actor,
   IDEMPOTENCY_RPC_HEADERS,
   IDEMPOTENT_REPLAYED_HEADER,
-  MAX_IDEMPOTENCY_KEY_LENGTH,
+  isIdempotencyKey,
   type RpcRequest,
   type RpcResult,
   type Situation,
@@ -198,18 +198,14 @@ function toRow(deps: OrdersDeps, o: LockedOrder | undefined, ch: Change, actor: 
 }
 
 /**
- * The Idempotency-Key of an RPC request (forwarded by the gateway as headers), scoped per
- * credential on public routes and to `admin` on the admin API. Undefined without a key.
+ * The Idempotency-Key of an RPC request (forwarded by the gateway as headers with its fingerprint
+ * of the request, gateway/src/idempotency), scoped per credential on public routes and to `admin`
+ * on the admin API. Undefined without a key.
  */
 export function idemOf(req: RpcRequest): IdemKey | undefined {
   const key = req.headers?.[IDEMPOTENCY_RPC_HEADERS.key];
   if (key === undefined) return undefined;
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
-    throw new HttpException(errors.invalidIdempotencyKey());
-  const fingerprint =
-    req.headers?.[IDEMPOTENCY_RPC_HEADERS.fingerprint] ??
-    createHash('sha256')
-      .update(JSON.stringify([req.params ?? {}, req.body ?? null]))
-      .digest('base64url');
+  const fingerprint = req.headers?.[IDEMPOTENCY_RPC_HEADERS.fingerprint];
+  if (!isIdempotencyKey(key) || !fingerprint) throw new HttpException(errors.invalidIdempotencyKey());
   return { scope: req.auth ? `credential:${req.auth.clientId}` : 'admin', key, fingerprint };
 }

@@ -14,7 +14,7 @@ import {
 } from '@od/contracts';
 import type { RouteModule } from '../context.ts';
 import { forward, relayRoutes, rpcCall, writeRpcReply } from '../forward.ts';
-import { canonicalJson, unavailableReply } from '../routes/order-calls.ts';
+import { unavailableReply } from '../routes/order-calls.ts';
 import { merchantParams, orderParams } from './params.ts';
 
 type P = { orderId: string };
@@ -41,7 +41,7 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
     },
     async (request, reply) => {
       const { merchantId } = request.params;
-      const r = await ctx.idempotency.run(request, canonicalJson(request.body ?? null), async (headers) => {
+      const r = await ctx.idempotency.run(request, request.body, async (headers) => {
         const rpc = { params: { merchantId }, body: request.body, headers };
         return (await rpcCall(ctx, request, ORDER_OPS.adminCreate, rpc)) ?? unavailableReply(request.id);
       });

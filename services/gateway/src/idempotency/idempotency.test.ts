@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { RpcReply } from '@od/bus';
 import { errors, HttpException } from '@od/errors';
 import { currentInfra } from '@od/testing';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIdempotency, type Idempotency, REPLAY_HEADER } from './idempotency.ts';
+import { createIdempotency, fingerprintOf, type Idempotency, REPLAY_HEADER } from './idempotency.ts';
 
 /** The module against real Redis, with a counting fake `execute` (HTTP tests live in tests/). */
 let redis: Redis;
@@ -279,5 +279,27 @@ describe('Idempotency.run', () => {
     expect(again.headers[REPLAY_HEADER]).toBe('true');
     expect(c.calls).toBe(1);
     slow.disconnect();
+  });
+});
+
+describe('fingerprintOf: the one recipe', () => {
+  const sha = (t: string) => createHash('sha256').update(t).digest('base64url');
+  it("hashes exactly what the previous release's recipes hashed (records survive a rolling deploy)", () => {
+    const url = '/v1/orders/6f1c0f8e-0000-4000-8000-000000000001/requestCancellation';
+    const pub = req('k', { url: `${url}?x=1` });
+    // order routes: `POST ${path}\n${canonicalJson(body)}` hashed with method and path
+    expect(fingerprintOf(pub, { reason: 'r', code: undefined, a: [{ z: 1, y: 2 }] })).toBe(
+      sha(`POST ${url}\nPOST ${url}\n{"a":[{"y":2,"z":1}],"reason":"r"}`),
+    );
+    expect(fingerprintOf(pub, undefined)).toBe(sha(`POST ${url}\nPOST ${url}\n`));
+    // admin intake: canonicalJson(body ?? null)
+    const admin = {
+      ...req('k', { url: '/admin/v1/merchants/m/orders' }),
+      routeOptions: { config: { family: 'admin' } },
+    } as unknown as FastifyRequest;
+    expect(fingerprintOf(admin, undefined)).toBe(sha('POST /admin/v1/merchants/m/orders\nnull'));
+    expect(fingerprintOf(admin, { b: 1, a: 2 })).toBe(
+      sha('POST /admin/v1/merchants/m/orders\n{"a":2,"b":1}'),
+    );
   });
 });

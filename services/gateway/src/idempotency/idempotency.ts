@@ -1,11 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { RpcReply } from '@od/bus';
-import {
-  IDEMPOTENCY_RPC_HEADERS,
-  IDEMPOTENT_REPLAYED_HEADER,
-  MAX_IDEMPOTENCY_KEY_LENGTH,
-  names,
-} from '@od/contracts';
+import { IDEMPOTENCY_RPC_HEADERS, IDEMPOTENT_REPLAYED_HEADER, isIdempotencyKey, names } from '@od/contracts';
 import { errors, HttpException, isHttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
 import type { FastifyRequest } from 'fastify';
@@ -42,17 +37,16 @@ import type { Redis, Result } from 'ioredis';
 export interface Idempotency {
   /**
    * Runs `execute` at most once per (credential, key) and returns the reply to send: the recorded
-   * one on a replay. `fingerprint` identifies the request (route, action, body).
+   * one on a replay. The request is identified by method, path and `body` (fingerprintOf).
    * Throws HttpException(400 invalid_idempotency_key / 409 idempotency_key_reuse / 5xx if Redis is down).
    */
   run(
     request: FastifyRequest,
-    fingerprint: string,
+    body: unknown,
     execute: (rpcHeaders: Record<string, string>) => Promise<RpcReply>,
   ): Promise<RpcReply>;
 }
 
-export const MAX_KEY_LENGTH = MAX_IDEMPOTENCY_KEY_LENGTH;
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 export const LOCK_MS = 30_000;
 export const WAIT_MS = 15_000;
@@ -97,14 +91,37 @@ export function readKey(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw.join(', ') : raw;
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH)
-    throw new HttpException(errors.invalidIdempotencyKey());
+  if (!isIdempotencyKey(key)) throw new HttpException(errors.invalidIdempotencyKey());
   return key;
 }
 
-export function fingerprintOf(request: FastifyRequest, fingerprint: string): string {
-  const path = request.url.split('?', 1)[0];
-  return createHash('sha256').update(`${request.method} ${path}\n${fingerprint}`).digest('base64url');
+/**
+ * The one fingerprint recipe of a keyed request: method, path and the canonical body (sorted keys).
+ * The hashed text is byte for byte what the previous release hashed (public routes repeat method and
+ * path, admin routes hash a missing body as `null`), so records written before a rolling deploy
+ * still match after it.
+ */
+export function fingerprintOf(request: FastifyRequest, body: unknown): string {
+  const head = `${request.method} ${request.url.split('?', 1)[0]}\n`;
+  const text =
+    request.routeOptions?.config?.family === 'admin'
+      ? canonicalJson(body ?? null)
+      : `${head}${body === undefined ? '' : canonicalJson(body)}`;
+  return createHash('sha256')
+    .update(head + text)
+    .digest('base64url');
+}
+
+/** Stable JSON (sorted keys, undefined members left out) so that equal bodies give equal fingerprints. */
+export function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .filter((k) => o[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -206,12 +223,12 @@ export function createIdempotency(redis: Redis, prefix: string, opts: Idempotenc
   }
 
   return {
-    async run(request, fingerprint, execute) {
+    async run(request, body, execute) {
       const key = readKey(request);
       if (key === undefined) return execute({});
       const clientId = request.auth?.clientId ?? 'admin';
       const rkey = n.redis(`idem:${clientId}:${key}`);
-      const fp = fingerprintOf(request, fingerprint);
+      const fp = fingerprintOf(request, body);
       const mine: Pending = { s: 'p', fp, o: randomBytes(12).toString('base64url') };
       const pending = JSON.stringify(mine);
       const deadline = Date.now() + waitMs;

@@ -47,7 +47,7 @@ export async function odCancellationStep(
   const { orderId } = request.params as { orderId: string };
   const body = STEP_HAS_BODY[step] ? rawJson(request, false) : { value: undefined };
   if ('refused' in body) return sendError(reply, body.refused);
-  const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/${step}`, body.value, (headers) =>
+  const r = await idempotentCall(ctx, request, body.value, (headers) =>
     rpcCall(ctx, request, ORDER_OPS.handshake, { params: { orderId, step }, body: body.value, headers }),
   );
   if (r.status === 202 && step !== 'requestCancellation')
@@ -120,7 +120,7 @@ export const odFlowRoutes: RouteModule = (app, ctx) => {
         if ('refused' in body) return sendError(reply, body.refused);
         // checked once, by the op's schema in orders
         const tracking = body.value as OrderTracking;
-        const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/tracking`, tracking, (headers) =>
+        const r = await idempotentCall(ctx, request, tracking, (headers) =>
           rpcCall(ctx, request, ORDER_OPS.tracking, { params: { orderId }, body: tracking, headers }),
         );
         return writeRpcReply(reply, r);

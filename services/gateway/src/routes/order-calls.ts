@@ -8,18 +8,6 @@ import type { GatewayContext } from '../context.ts';
 
 const enc = new TextEncoder();
 
-/** Stable JSON (sorted keys) so that equal bodies give equal idempotency fingerprints. */
-export function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .filter((k) => o[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-    .join(',')}}`;
-}
-
 export function unavailableReply(traceId: string): RpcReply {
   const e = errors.unavailable(traceId);
   return { status: e.status, headers: e.headers ?? {}, body: enc.encode(JSON.stringify(e.body)) };
@@ -49,20 +37,18 @@ export function rawJson(
 }
 
 /**
- * One order-changing call through Idempotency-Key (per credential): the fingerprint is the path and
- * the canonical body, so a key reused with another request is refused.
+ * One order-changing call through Idempotency-Key (per credential): the fingerprint is the method,
+ * path and canonical body (fingerprintOf), so a key reused with another request is refused.
  */
 export async function idempotentCall(
   ctx: GatewayContext,
   request: FastifyRequest,
-  path: string,
   body: unknown,
   call: (headers: Record<string, string>) => Promise<RpcReply | undefined>,
 ): Promise<RpcReply> {
-  const fingerprint = `POST ${path}\n${body === undefined ? '' : canonicalJson(body)}`;
   return ctx.idempotency.run(
     request,
-    fingerprint,
+    body,
     async (headers) => (await call(headers)) ?? unavailableReply(request.id),
   );
 }

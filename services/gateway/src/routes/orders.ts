@@ -41,7 +41,7 @@ async function action(ctx: GatewayContext, request: FastifyRequest, reply: Fasti
     // checked once, by the op's schema in orders (shape, control characters, reason length)
     body = json.value as CancellationBody | undefined;
   }
-  const r = await idempotentCall(ctx, request, `/v1/orders/${orderId}/${name}`, body, (headers) =>
+  const r = await idempotentCall(ctx, request, body, (headers) =>
     rpcCall(ctx, request, ORDER_OPS.action, { params: { orderId, action: name }, body, headers }),
   );
   return writeRpcReply(reply, r);
