@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { menusSchema } from '../menu.ts';
+import { adminMerchantSchema, merchantSchema } from '../merchant.ts';
 import { defineOps } from '../op.ts';
 import type { MerchantSnapshot } from '../ops.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -8,9 +10,21 @@ const merchant = z.object({ merchantId: z.string() });
 /** RPC ops of the catalog service. Admin bodies are validated by the service (admin error form). */
 export const CATALOG_OPS = defineOps('catalog', {
   /** public: the credential's own store -> 200 Merchant | 404 ProblemDetails */
-  getMerchant: { name: 'merchant.get', callers: ['credential'], scope: 'merchant:read', params: merchant },
+  getMerchant: {
+    name: 'merchant.get',
+    callers: ['credential'],
+    scope: 'merchant:read',
+    params: merchant,
+    reply: merchantSchema,
+  },
   /** public: -> 200 [Menu] | 404 ProblemDetails */
-  getMenus: { name: 'merchant.menus', callers: ['credential'], scope: 'catalog:read', params: merchant },
+  getMenus: {
+    name: 'merchant.menus',
+    callers: ['credential'],
+    scope: 'catalog:read',
+    params: merchant,
+    reply: menusSchema,
+  },
   /** body MerchantCreate -> 201 AdminMerchant */
   adminCreate: { name: 'admin.merchant.create', callers: ['admin'], body: z.unknown() },
   /** -> 200 AdminMerchant | 404 { error: not_found } */
@@ -19,6 +33,7 @@ export const CATALOG_OPS = defineOps('catalog', {
     callers: ['admin', 'merchantUser', 'panel'],
     area: 'store',
     params: merchant,
+    reply: adminMerchantSchema,
   },
   /** body MerchantPatch -> 200 AdminMerchant | 404 */
   adminPatch: {

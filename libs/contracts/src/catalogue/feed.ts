@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES, eventEnvelopeSchema } from '../events.ts';
 import { ackBodySchema, ackResponseSchema, pollQuerySchema } from '../feed.ts';
-import { eventHistoryQuerySchema } from '../history.ts';
+import { eventHistoryQuerySchema, eventHistorySchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
@@ -27,6 +27,7 @@ export const FEED_OPS = defineOps('feed', {
     callers: ['credential'],
     scope: 'orders:read',
     query: eventHistoryQuerySchema,
+    reply: eventHistorySchema,
   },
   /** body [{ id }] (at most ACK_MAX_ENTRIES) -> 202 { acknowledged } */
   ack: {

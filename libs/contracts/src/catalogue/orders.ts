@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { orderListQuerySchema } from '../history.ts';
+import { orderListQuerySchema, orderListSchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS, orderTrackingSchema } from '../open-delivery-flows.ts';
-import { cancellationInputSchema, ORDER_ACTIONS } from '../order.ts';
+import { actionResponseSchema, cancellationInputSchema, ORDER_ACTIONS, orderSchema } from '../order.ts';
 import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
@@ -41,6 +41,8 @@ export const ORDER_OPS = defineOps('orders', {
     scope: 'orders:read',
     params: order,
     query: z.object({ view: z.enum(ORDER_VIEWS).optional() }).optional(),
+    /** typing only: the order's bytes are forwarded untouched (the view adds lastEvent, salesChannel) */
+    reply: orderSchema,
   },
   /**
    * GET /v1/orders (extension): the credential's store only; `includeMarketplaceOrders` is set by
@@ -51,6 +53,7 @@ export const ORDER_OPS = defineOps('orders', {
     callers: ['credential'],
     scope: 'orders:read',
     query: orderListQuerySchema.and(z.object({ includeMarketplaceOrders: z.boolean() })),
+    reply: orderListSchema,
   },
   action: {
     name: 'action',
@@ -59,6 +62,7 @@ export const ORDER_OPS = defineOps('orders', {
     scope: 'orders:write',
     params: orderAction,
     body: cancellationInputSchema,
+    reply: actionResponseSchema,
   },
   adminCreate: {
     name: 'admin.create',

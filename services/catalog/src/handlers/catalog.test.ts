@@ -209,7 +209,7 @@ describe('catalog through the gateway', () => {
         },
       );
       expect(r.status).toBe(404);
-      expect((r.body as { status: number }).status).toBe(404);
+      expect((r.body as unknown as { status: number }).status).toBe(404);
     } finally {
       await nc.close();
     }
