@@ -5,7 +5,6 @@ import {
   BYTES,
   eventEnvelopeSchema,
   FEED_OPS,
-  POLL_LIMIT_DEFAULT,
   POLL_PAGE_MAX_BYTES,
   pollQuerySchema,
 } from '@od/contracts';
@@ -33,8 +32,8 @@ export const eventRoutes: RouteModule = (app, ctx) => {
   // answered here, after the bearer check (pause, revocation, scope, rate limit) like any poll;
   // OPEN_DELIVERY callers' filtered polls always go to the feed
   const poll = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { limit } = request.query as { limit?: number };
-    const query = { limit: limit ?? POLL_LIMIT_DEFAULT };
+    // the default limit is the feed's (its op schema)
+    const query = { limit: (request.query as { limit?: number }).limit };
     if (!isOpenDeliveryCaller(ctx, request)) {
       const { clientId, merchantId } = request.auth!;
       if (ctx.emptyPolls.isEmpty(clientId, merchantId)) return reply.type(JSON_TYPE).send(EMPTY_PAGE);
