@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CredentialRecord } from '../credentials.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
-import { tokenResponseSchema } from '../token.ts';
+import type { TokenResponse } from '../token.ts';
 
 const client = z.object({ clientId: z.string() });
 const merchant = z.object({ merchantId: z.string() });
@@ -48,7 +48,7 @@ export const AUTH_INTERNAL_OPS = defineOps('auth', {
     name: 'token.issue',
     callers: ['anonymous'],
     body: z.object({ clientId: z.string(), clientSecret: z.string() }),
-    reply: tokenResponseSchema,
+    reply: z.custom<TokenResponse>(),
   },
   /** the authoritative list of a store's credentials, every status */
   credentialsByMerchant: {

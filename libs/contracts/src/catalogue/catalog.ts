@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { menusSchema } from '../menu.ts';
-import { adminMerchantSchema, merchantSchema } from '../merchant.ts';
+// replies as types only: importing their schemas here would reorder the OpenAPI components
+import type { Menu } from '../menu.ts';
+import type { AdminMerchant, Merchant } from '../merchant.ts';
 import { defineOps } from '../op.ts';
 import type { MerchantSnapshot } from '../ops.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -15,7 +16,7 @@ export const CATALOG_OPS = defineOps('catalog', {
     callers: ['credential'],
     scope: 'merchant:read',
     params: merchant,
-    reply: merchantSchema,
+    reply: z.custom<Merchant>(),
   },
   /** public: -> 200 [Menu] | 404 ProblemDetails */
   getMenus: {
@@ -23,7 +24,7 @@ export const CATALOG_OPS = defineOps('catalog', {
     callers: ['credential'],
     scope: 'catalog:read',
     params: merchant,
-    reply: menusSchema,
+    reply: z.custom<Menu[]>(),
   },
   /** body MerchantCreate -> 201 AdminMerchant */
   adminCreate: { name: 'admin.merchant.create', callers: ['admin'], body: z.unknown() },
@@ -33,7 +34,7 @@ export const CATALOG_OPS = defineOps('catalog', {
     callers: ['admin', 'merchantUser', 'panel'],
     area: 'store',
     params: merchant,
-    reply: adminMerchantSchema,
+    reply: z.custom<AdminMerchant>(),
   },
   /** body MerchantPatch -> 200 AdminMerchant | 404 */
   adminPatch: {

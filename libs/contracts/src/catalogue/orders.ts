@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { orderListQuerySchema, orderListSchema } from '../history.ts';
 import { defineOps } from '../op.ts';
-import { CANCELLATION_DECISIONS, HANDSHAKE_STEPS, orderTrackingSchema } from '../open-delivery-flows.ts';
+import {
+  adminCancellationDecisionSchema,
+  adminCancellationRequestSchema,
+  CANCELLATION_DECISIONS,
+  HANDSHAKE_STEPS,
+  orderTrackingSchema,
+} from '../open-delivery-flows.ts';
 import { actionResponseSchema, cancellationInputSchema, ORDER_ACTIONS, orderSchema } from '../order.ts';
 import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -135,13 +141,15 @@ export const ORDER_OPS = defineOps('orders', {
   adminCancellationRequest: {
     name: 'admin.cancellationRequest',
     callers: ['admin'],
+    errorForm: 'admin',
     params: order,
-    body: adminBody,
+    body: adminCancellationRequestSchema,
   },
   adminCancellationDecision: {
     name: 'admin.cancellationDecision',
     callers: ['admin'],
     params: z.object({ orderId: z.string(), decision: z.enum(CANCELLATION_DECISIONS) }),
-    body: adminBody,
+    errorForm: 'admin',
+    body: adminCancellationDecisionSchema.nullable().optional(),
   },
 });
