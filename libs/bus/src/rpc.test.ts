@@ -21,6 +21,12 @@ describe('no reply can kill a process', () => {
   } as const satisfies OpSpec;
   /** the same body, answered in the public error form (ValidationProblemDetails) */
   const publicOp = { ...op, name: 'test.form', errorForm: 'problem' } as const satisfies OpSpec;
+  /** the admin form with the op's own message */
+  const namedOp = {
+    ...op,
+    name: 'test.named',
+    invalidMessage: 'Tamanho inválido.',
+  } as const satisfies OpSpec;
   const lines: Record<string, unknown>[] = [];
   const log = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
 
@@ -38,6 +44,11 @@ describe('no reply can kill a process', () => {
         keys: loadRpcKeys('catalog'),
       },
     );
+    serveOp(nc, n.rpc(namedOp.service, namedOp.name), namedOp, () => ({ status: 204 }), {
+      queue: 'catalog',
+      log,
+      keys: loadRpcKeys('catalog'),
+    });
     serveOp(nc, n.rpc(publicOp.service, publicOp.name), publicOp, () => ({ status: 204 }), {
       queue: 'catalog',
       log,
@@ -96,6 +107,8 @@ describe('no reply can kill a process', () => {
       message: 'Requisição inválida.',
       errors: { bytes: [expect.any(String)] },
     });
+    const named = await rpc().call(namedOp, bad, { traceId: 'trace-named' });
+    expect(JSON.parse(Buffer.from(named.body).toString()).message).toBe('Tamanho inválido.');
     const problem = await rpc().call(publicOp, bad, { traceId: 'trace-problem' });
     expect(problem.status).toBe(400);
     const body = JSON.parse(Buffer.from(problem.body).toString());

@@ -8,7 +8,6 @@ import {
 import {
   type CallInput,
   type Catalogue,
-  type ErrorForm,
   errorFormOf,
   type Handlers,
   HEADER_PREFIX,
@@ -149,14 +148,14 @@ function parsePart(
   schema: OpSpec['params'],
   value: unknown,
   traceId: string,
-  form: ErrorForm,
+  op: OpSpec,
 ): { value: unknown } | HttpError {
   if (!schema) return { value: undefined };
   const r = schema.safeParse(value);
   if (r.success) return { value: r.data };
   const fields = fieldErrorsFromIssues(r.error.issues);
-  return form === 'admin'
-    ? errors.adminValidation('Requisição inválida.', fields)
+  return errorFormOf(op) === 'admin'
+    ? errors.adminValidation(op.invalidMessage ?? 'Requisição inválida.', fields)
     : errors.validation(fields, traceId);
 }
 
@@ -178,11 +177,10 @@ async function handle<O extends OpSpec>(
   const traceId = String(req.traceId ?? '');
   let result: RpcResult;
   try {
-    const form = errorFormOf(op);
     const parts = [
-      parsePart(op.params, req.params, traceId, form),
-      parsePart(op.query, req.query, traceId, form),
-      parsePart(op.body, req.body, traceId, form),
+      parsePart(op.params, req.params, traceId, op),
+      parsePart(op.query, req.query, traceId, op),
+      parsePart(op.body, req.body, traceId, op),
     ];
     const bad = parts.find((p): p is HttpError => !('value' in p));
     if (bad) result = bad;

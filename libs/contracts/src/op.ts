@@ -31,6 +31,8 @@ export interface OpSpec {
    * 'admin' otherwise (errorFormOf).
    */
   readonly errorForm?: ErrorForm;
+  /** the admin form's `message` for this op's input errors (default 'Requisição inválida.') */
+  readonly invalidMessage?: string;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;

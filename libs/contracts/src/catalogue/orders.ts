@@ -8,7 +8,16 @@ import {
   HANDSHAKE_STEPS,
   orderTrackingSchema,
 } from '../open-delivery-flows.ts';
-import { actionResponseSchema, cancellationInputSchema, ORDER_ACTIONS, orderSchema } from '../order.ts';
+import {
+  actionResponseSchema,
+  cancellationInputSchema,
+  cancelSchema,
+  courierUpdateSchema,
+  ORDER_ACTIONS,
+  orderEditSchema,
+  orderIntakeSchema,
+  orderSchema,
+} from '../order.ts';
 import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
@@ -75,7 +84,8 @@ export const ORDER_OPS = defineOps('orders', {
     callers: ADMIN_AND_PANEL,
     area: 'orders',
     params: z.object({ merchantId: z.string() }),
-    body: adminBody,
+    body: orderIntakeSchema,
+    invalidMessage: 'Pedido inválido.',
   },
   /** query { historyAfter? }: one page of history (README of orders, "Admin view") */
   adminGet: {
@@ -113,9 +123,27 @@ export const ORDER_OPS = defineOps('orders', {
     body: cancellationInputSchema.nullable(),
   },
   adminPayment: { name: 'admin.payment', callers: ['admin'], params: order, body: adminBody },
-  adminCancel: { name: 'admin.cancel', callers: ['admin'], params: order, body: adminBody },
-  adminEdit: { name: 'admin.edit', callers: ['admin'], params: order, body: adminBody },
-  adminCourier: { name: 'admin.courier', callers: ['admin'], params: order, body: adminBody },
+  adminCancel: {
+    name: 'admin.cancel',
+    callers: ['admin'],
+    params: order,
+    body: cancelSchema,
+    invalidMessage: 'Cancelamento inválido.',
+  },
+  adminEdit: {
+    name: 'admin.edit',
+    callers: ['admin'],
+    params: order,
+    body: orderEditSchema,
+    invalidMessage: 'Edição inválida.',
+  },
+  adminCourier: {
+    name: 'admin.courier',
+    callers: ['admin'],
+    params: order,
+    body: courierUpdateSchema,
+    invalidMessage: 'Atualização de entregador inválida.',
+  },
   handshake: {
     name: 'handshake',
     callers: ['credential'],

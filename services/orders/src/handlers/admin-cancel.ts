@@ -1,5 +1,4 @@
-import { cancelSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
-import { parseAdminBody } from '@od/errors';
+import type { OpHandler, ORDER_OPS } from '@od/contracts';
 import type { OrdersDeps } from '../deps.ts';
 import { transitionPlan } from '../domain/plans.ts';
 import { CANCELLATION_CODES } from '../domain/state-machine.ts';
@@ -16,7 +15,7 @@ const DEFAULT_REASON = {
  */
 export function adminCancel(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCancel> {
   return async (req) => {
-    const { by, reason } = parseAdminBody(cancelSchema, req.body, 'Cancelamento inválido.');
+    const { by, reason } = req.body;
     const cancellation = {
       reason: reason?.trim() ? reason : DEFAULT_REASON[by],
       code: by === 'CUSTOMER' ? CANCELLATION_CODES.customer : CANCELLATION_CODES.merchant,

@@ -1,5 +1,5 @@
-import { courierUpdateSchema, type OpHandler, type ORDER_OPS } from '@od/contracts';
-import { errors, HttpException, parseAdminBody } from '@od/errors';
+import type { OpHandler, ORDER_OPS } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
 import type { OrdersDeps } from '../deps.ts';
 import { idemOf, writeOrder } from '../write.ts';
 
@@ -13,11 +13,7 @@ const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
  */
 export function adminCourier(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCourier> {
   return async (req) => {
-    const { eventType, delivery: d } = parseAdminBody(
-      courierUpdateSchema,
-      req.body,
-      'Atualização de entregador inválida.',
-    );
+    const { eventType, delivery: d } = req.body;
     const delivery = {
       courier: d.courier
         ? {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type OpHandler, type ORDER_OPS, orderIntakeSchema } from '@od/contracts';
-import { parseAdminBody } from '@od/errors';
+import type { OpHandler, ORDER_OPS } from '@od/contracts';
 import { prefetchSnapshot } from '../catalog.ts';
 import { nextDisplayId } from '../db/orders.ts';
 import type { OrdersDeps } from '../deps.ts';
@@ -20,7 +19,7 @@ import { panelActor } from './action.ts';
  */
 export function adminCreate(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminCreate> {
   return async (req) => {
-    const input = parseAdminBody(orderIntakeSchema, req.body, 'Pedido inválido.');
+    const input = req.body;
     const snapshot = await prefetchSnapshot(deps, req.params?.merchantId ?? '', req.traceId);
     return writeOrder(deps, {
       scope: 'new',

@@ -1,5 +1,5 @@
-import { type OpHandler, type ORDER_OPS, type Order, orderEditSchema } from '@od/contracts';
-import { errors, HttpException, parseAdminBody } from '@od/errors';
+import type { OpHandler, ORDER_OPS, Order } from '@od/contracts';
+import { errors, HttpException } from '@od/errors';
 import { prefetchSnapshot } from '../catalog.ts';
 import { readDocument, storeOfOrder } from '../db/orders.ts';
 import { notFound, type OrdersDeps } from '../deps.ts';
@@ -13,7 +13,7 @@ import { idemOf, writeOrder } from '../write.ts';
  */
 export function adminEdit(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.adminEdit> {
   return async (req) => {
-    const edit = parseAdminBody(orderEditSchema, req.body, 'Edição inválida.');
+    const edit = req.body;
     const orderId = req.params?.orderId ?? '';
     const needsMenu = edit.items?.some((i) => 'itemId' in i) ?? false;
     // an order's store never changes: read unlocked, so the catalog is asked before the lock is taken
