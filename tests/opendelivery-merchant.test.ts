@@ -155,6 +155,8 @@ describe('Open Delivery Merchant module (catalog + auth, HTTP only)', () => {
     const noUrl = await put({ getMerchantURL: { apiKey: 'x' } });
     expectOdError(noUrl, 400, /validation/);
     expect(Object.keys(noUrl.body.errors)).toEqual(['getMerchantURL.baseURL']);
+    // the body is checked once, by catalog: not an object, or null, is the same 400
+    for (const body of [[1], null]) expect((await put(body)).r.status).toBe(400);
     const first = await put({
       getMerchantURL: { baseURL: `${pos.url}/pdv/loja-1/merchant`, apiKey: 'chave-antiga' },
       ordersWebhookURL: `${pos.url}/pdv`,

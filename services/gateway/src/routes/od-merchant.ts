@@ -35,6 +35,8 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
         querystring: query,
         body: merchantApiInfoSchema,
       },
+      // the body schema documents MerchantAPIInfo: catalog checks it, once (od-onboarding.ts)
+      validatorCompiler: rawBodyValidator,
       onRequest: guard('merchant:write'),
     },
     (request, reply) =>
