@@ -2,7 +2,7 @@
 // (app.js, app.css), served by the panel service. `pnpm build` runs it once (minified);
 // `pnpm --filter @od/panel dev` (scripts/panel-dev.ts) rebuilds on every change.
 import path from 'node:path';
-import { type BuildOptions, build, context } from 'esbuild';
+import { type BuildOptions, build, context, type Metafile } from 'esbuild';
 import { ROOT } from './services.ts';
 
 const PANEL_WEB_SRC = path.join(ROOT, 'services', 'panel', 'web', 'src');
@@ -41,9 +41,10 @@ function options(outdir: string, dev: boolean): BuildOptions {
   };
 }
 
-/** Builds the page once; returns the JS size in bytes. */
-export async function buildPanelWeb(outdir = PANEL_WEB_OUT): Promise<void> {
-  await build(options(outdir, false));
+/** Builds the page once; returns esbuild's metafile (every input and output, with sizes). */
+export async function buildPanelWeb(outdir = PANEL_WEB_OUT): Promise<Metafile> {
+  const r = await build({ ...options(outdir, false), metafile: true });
+  return r.metafile;
 }
 
 /** Rebuilds on every change of the page's sources (the panel reloads the page in development). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CREDENTIAL_OPS } from './catalogue/auth.ts';
-import { API_PROFILES, type CredentialRecord, DELIVERY_MODES } from './credentials.ts';
+import { API_PROFILES, type CredentialChange, DELIVERY_MODES } from './credentials.ts';
 import { TEXT, text } from './limits.ts';
 import { SCOPES } from './scopes.ts';
 
@@ -60,15 +60,7 @@ export const updateCredentialBodySchema = z.strictObject({
 });
 export type UpdateCredentialBody = z.infer<typeof updateCredentialBodySchema>;
 
-/** Reply of auth to every credential change: the KV revision lets the gateway wait for its own write. */
-export interface CredentialChange {
-  credential: CredentialRecord;
-  revision: number;
-  /** only on create */
-  clientSecret?: string;
-  /** on create (null without URL), on URL save and on rotation */
-  webhookSecret?: string | null;
-}
+export type { CredentialChange } from './credentials.ts';
 
 /** Admin HTTP shapes (documentation). */
 export const credentialViewSchema = z.object({

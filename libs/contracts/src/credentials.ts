@@ -1,16 +1,14 @@
 import { z } from 'zod';
+import { API_PROFILES, CREDENTIAL_STATUSES, DELIVERY_MODES } from './codes.ts';
 
-export const DELIVERY_MODES = ['POLLING', 'WEBHOOK', 'BOTH'] as const;
-export type DeliveryMode = (typeof DELIVERY_MODES)[number];
-/**
- * A credential's API profile: `SPEC` (default) serves the platform's documented shapes;
- * `OPEN_DELIVERY` serves the official Open Delivery 1.4.0 contract for that credential's calls,
- * events and pushes. Set at creation; it cannot be edited (a new credential is required).
- */
-export const API_PROFILES = ['SPEC', 'OPEN_DELIVERY'] as const;
-export type ApiProfile = (typeof API_PROFILES)[number];
-export const CREDENTIAL_STATUSES = ['ACTIVE', 'PAUSED', 'REVOKED'] as const;
-export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
+export {
+  API_PROFILES,
+  type ApiProfile,
+  CREDENTIAL_STATUSES,
+  type CredentialStatus,
+  DELIVERY_MODES,
+  type DeliveryMode,
+} from './codes.ts';
 
 /** client_id: fixed prefix ending in underscore + 24 hex characters */
 export const CLIENT_ID_PREFIX = 'odc_';
@@ -36,3 +34,13 @@ export const credentialRecordSchema = z.object({
   updatedAt: z.string(),
 });
 export type CredentialRecord = z.infer<typeof credentialRecordSchema>;
+
+/** Reply of auth to every credential change: the KV revision lets the gateway wait for its own write. */
+export interface CredentialChange {
+  credential: CredentialRecord;
+  revision: number;
+  /** only on create */
+  clientSecret?: string;
+  /** on create (null without URL), on URL save and on rotation */
+  webhookSecret?: string | null;
+}

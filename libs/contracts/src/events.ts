@@ -1,32 +1,12 @@
 import { z } from 'zod';
-import { HANDSHAKE_EVENT_TYPES } from './open-delivery-flows.ts';
+import { type EventType, HANDSHAKE_EVENT_TYPES } from './codes.ts';
 
-export const STANDARD_EVENT_TYPES = [
-  'CREATED',
-  'CONFIRMED',
-  'READY_FOR_PICKUP',
-  'DISPATCHED',
-  'CONCLUDED',
-  'CANCELLED',
-] as const;
-export const COURIER_EVENT_TYPES = [
-  'COURIER_ASSIGNED',
-  'COURIER_ROUTE_STARTED',
-  'COURIER_PICKED_UP',
-  'COURIER_ARRIVED',
-  'COURIER_DELIVERED',
-  'COURIER_DELIVERY_FAILED',
-  'COURIER_UNASSIGNED',
-  'COURIER_ROUTE_COMPLETED',
-] as const;
-export const EVENT_TYPES = [
-  ...STANDARD_EVENT_TYPES,
-  'PREPARING',
-  'MODIFIED',
-  ...COURIER_EVENT_TYPES,
-  ...HANDSHAKE_EVENT_TYPES,
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export {
+  COURIER_EVENT_TYPES,
+  EVENT_TYPES,
+  type EventType,
+  STANDARD_EVENT_TYPES,
+} from './codes.ts';
 
 /**
  * Event types only OPEN_DELIVERY credentials receive (the Open Delivery cancellation handshake):

@@ -76,7 +76,7 @@ export interface AdminFeedPage {
   pending: number;
 }
 
-export const ADMIN_FEED_STATES = ['all', 'pending', 'acknowledged'] as const;
+export { ADMIN_FEED_STATES } from './codes.ts';
 
 /** A credential's feed health for the panel's overview. */
 export interface StoreFeedHealth {

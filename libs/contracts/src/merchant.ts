@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressLines } from './address.ts';
+import { MERCHANT_STATUSES, SERVICE_TYPES } from './codes.ts';
 import { GUID_PATTERN } from './ids.ts';
 import { COUNT, TEXT, text } from './limits.ts';
 import {
@@ -12,10 +13,7 @@ import {
 } from './store-hours.ts';
 
 /** SPEC "Merchant": the public shape of `GET /v1/merchant/{merchantId}`, and the admin inputs. */
-export const MERCHANT_STATUSES = ['AVAILABLE', 'UNAVAILABLE'] as const;
-export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
-export const SERVICE_TYPES = ['DELIVERY', 'TAKEOUT'] as const;
-export type ServiceType = (typeof SERVICE_TYPES)[number];
+export { MERCHANT_STATUSES, type MerchantStatus, SERVICE_TYPES, type ServiceType } from './codes.ts';
 
 export const merchantAddressSchema = z.object({
   ...addressLines,

@@ -1,4 +1,6 @@
+export * from './admin-order.ts';
 export * from './catalogue/mod.ts';
+export * from './codes.ts';
 export * from './credential-admin.ts';
 export * from './credentials.ts';
 export * from './error-bodies.ts';
@@ -19,6 +21,8 @@ export * from './ops.ts';
 export * from './order.ts';
 export * from './order-card.ts';
 export * from './panel.ts';
+export * from './panel-api.ts';
+export * from './panel-roles.ts';
 export * from './rpc.ts';
 export * from './scopes.ts';
 export * from './store-hours.ts';

@@ -12,17 +12,8 @@ import { TEXT, text } from './limits.ts';
  * RequestDenied, OrderTracking/DeliveryTrackingInfo), with the platform's limits on every string.
  */
 
-/**
- * Events of the handshake. They exist only in the standard: the recipient rule gives them to
- * OPEN_DELIVERY credentials only, so a SPEC credential never sees one.
- */
-export const HANDSHAKE_EVENT_TYPES = [
-  'CANCELLATION_REQUESTED',
-  'CANCELLATION_REQUEST_DENIED',
-  'ORDER_CANCELLATION_REQUEST',
-  'CANCELLED_DENIED',
-] as const;
-export type HandshakeEventType = (typeof HANDSHAKE_EVENT_TYPES)[number];
+/** Events of the handshake (codes.ts: OPEN_DELIVERY credentials only). */
+export { HANDSHAKE_EVENT_TYPES, type HandshakeEventType } from './codes.ts';
 
 /** The point of sale's steps (`POST /v1/orders/{orderId}/{step}`, OPEN_DELIVERY credentials only). */
 export const HANDSHAKE_STEPS = ['requestCancellation', 'acceptCancellation', 'denyCancellation'] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressLines } from './address.ts';
+import { ORDER_ACTIONS, ORDER_TYPES, PAYMENT_METHODS, SITUATIONS } from './codes.ts';
 import { COURIER_EVENT_TYPES, ORDER_CHANNELS } from './events.ts';
 import { GUID_PATTERN } from './ids.ts';
 import { BYTES, COUNT, jsonBytes, refuseControlCharacters, TEXT, text } from './limits.ts';
@@ -9,32 +10,15 @@ import { BYTES, COUNT, jsonBytes, refuseControlCharacters, TEXT, text } from './
  * the public Order shape and the admin intake body. Events leave the service on the order-event
  * stream (`OrderEventMessage` in events.ts, JetStream msgID = eventId).
  */
-export const SITUATIONS = [
-  'PENDING_PAYMENT',
-  'PENDING',
-  'ACCEPTED',
-  'PREPARING',
-  'READY',
-  'DELIVERY',
-  'DONE',
-  'CANCELLED',
-] as const;
-export type Situation = (typeof SITUATIONS)[number];
-
-/** Public lifecycle actions (`POST /v1/orders/{orderId}/{action}`), also the panel's clicks. */
-export const ORDER_ACTIONS = [
-  'confirm',
-  'startPreparation',
-  'readyForPickup',
-  'dispatch',
-  'pickedUp',
-  'delivered',
-  'requestCancellation',
-] as const;
-export type OrderAction = (typeof ORDER_ACTIONS)[number];
-
-export const ORDER_TYPES = ['DELIVERY', 'TAKEOUT', 'INDOOR'] as const;
-export type OrderType = (typeof ORDER_TYPES)[number];
+export {
+  ORDER_ACTIONS,
+  ORDER_TYPES,
+  type OrderAction,
+  type OrderType,
+  PAYMENT_METHODS,
+  SITUATIONS,
+  type Situation,
+} from './codes.ts';
 export const ORDER_TIMINGS = ['INSTANT', 'SCHEDULED'] as const;
 export const FEE_TYPES = ['DELIVERY', 'DELIVERY_FEE', 'SERVICE_FEE', 'TIP'] as const;
 export const FEE_RECEIVERS = ['MERCHANT', 'MARKETPLACE', 'LOGISTIC_SERVICES'] as const;
@@ -43,20 +27,6 @@ export const SPONSORS = ['MARKETPLACE', 'MERCHANT'] as const;
 export const DELIVERED_BY = ['MERCHANT', 'MARKETPLACE'] as const;
 export const TAKEOUT_MODES = ['DEFAULT', 'PICKUP_AREA'] as const;
 export const INDOOR_MODES = ['DEFAULT', 'PLACE', 'TAB'] as const;
-export const PAYMENT_METHODS = [
-  'CREDIT',
-  'DEBIT',
-  'MEAL_VOUCHER',
-  'FOOD_VOUCHER',
-  'DIGITAL_WALLET',
-  'PIX',
-  'CASH',
-  'CREDIT_DEBIT',
-  'COUPON',
-  'REDEEM',
-  'PREPAID_REDEEM',
-  'OTHER',
-] as const;
 /** `OFFLINE`/`PENDING` count as pending (paid on delivery); `ONLINE`/`PREPAID` as prepaid. */
 export const PAYMENT_TYPES = ['OFFLINE', 'ONLINE', 'PREPAID', 'PENDING'] as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PANEL_ROLES, type PanelRole } from './codes.ts';
 import { defineOps } from './op.ts';
 
 /**
@@ -30,15 +31,7 @@ export const PANEL_OPS = defineOps('panel', {
   },
 });
 
-export const PANEL_ROLES = ['OWNER', 'STAFF'] as const;
-export type PanelRole = (typeof PANEL_ROLES)[number];
-
-/**
- * Panel password lengths (NIST SP 800-63B; the panel also refuses common breached passwords):
- * the page checks the same before sending.
- */
-export const PANEL_PASSWORD_MIN = 12;
-export const PANEL_PASSWORD_MAX = 128;
+export { PANEL_PASSWORD_MAX, PANEL_PASSWORD_MIN, PANEL_ROLES, type PanelRole } from './codes.ts';
 
 /** A setup token is single-use and valid this long. */
 export const SETUP_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;

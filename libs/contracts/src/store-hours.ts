@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DAYS_OF_WEEK, type DayOfWeek } from './codes.ts';
 import { text } from './limits.ts';
 
 /**
@@ -9,16 +10,7 @@ import { text } from './limits.ts';
  * applies (docs/decisions.md "A store's day").
  */
 
-export const DAYS_OF_WEEK = [
-  'MONDAY',
-  'TUESDAY',
-  'WEDNESDAY',
-  'THURSDAY',
-  'FRIDAY',
-  'SATURDAY',
-  'SUNDAY',
-] as const;
-export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
+export { DAYS_OF_WEEK, type DayOfWeek } from './codes.ts';
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 /** 8 minutes: the order of what marketplaces give a kitchen before they cancel (docs/decisions.md) */

@@ -1,9 +1,17 @@
 import { RpcUnavailableError } from '@od/bus';
-import { type CallInput, type OpSpec, PANEL_AREAS, type PanelRole, type Principal } from '@od/contracts';
+import {
+  type CATALOG_OPS,
+  type CallInput,
+  canReach,
+  type OpSpec,
+  PANEL_AREAS,
+  type PanelRole,
+  type Principal,
+  type ReplyOf,
+} from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelContext } from './context.ts';
-import { canReach } from './domain/roles.ts';
 
 /** What a call needs of the request it serves: its id (the trace id), logger, and the user's store. */
 export type Caller = Pick<FastifyRequest, 'id' | 'log' | 'session' | 'store'>;
@@ -12,8 +20,6 @@ export interface Upstream<T = unknown> {
   status: number;
   body: T;
 }
-
-const dec = new TextDecoder();
 
 /**
  * A merchant user at one store, with the areas its role reaches (what the panel asserts); the
@@ -44,23 +50,19 @@ export const PANEL_ITSELF: Principal = { kind: 'service', service: 'panel' };
 /**
  * Calls an owning service over the bus, the same op the gateway's admin routes call, signed by the
  * panel as a front door on behalf of the signed-in user at its store (the route already checked the
- * user belongs to it). An unreachable service is a 503 for the page.
+ * user belongs to it). The input and the reply's type are the op's (`CallInput<O>`, `ReplyOf<O>`:
+ * the body is the op's reply when the status is 2xx, the service's error body otherwise). An
+ * unreachable service is a 503 for the page.
  */
-export async function upstream<T = unknown>(
+export async function upstream<O extends OpSpec>(
   ctx: PanelContext,
   request: Caller,
-  op: OpSpec,
-  input: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown },
+  op: O,
+  input: CallInput<O>,
   principal: Principal = merchantUser(request),
-): Promise<Upstream<T>> {
+): Promise<Upstream<ReplyOf<O>>> {
   try {
-    const r = await ctx.base.rpc.call(op, input as CallInput<OpSpec>, {
-      traceId: request.id,
-      principal,
-      timeoutMs: 5000,
-    });
-    const text = dec.decode(r.body);
-    return { status: r.status, body: (text ? JSON.parse(text) : undefined) as T };
+    return await ctx.base.rpc.callJson(op, input, { traceId: request.id, principal, timeoutMs: 5000 });
   } catch (e) {
     if (e instanceof RpcUnavailableError) {
       request.log.error({ service: op.service, op: op.name, err: e.message }, 'service unavailable');
@@ -82,11 +84,12 @@ export const ok = (r: Upstream): boolean => r.status >= 200 && r.status < 300;
  * A store-level op of the request's store (`params: { merchantId }`, and the request's body when
  * `withBody`), answered to the page as is: store settings, the menu.
  */
+type StoreOp = typeof CATALOG_OPS.adminGet | typeof CATALOG_OPS.adminPatch | typeof CATALOG_OPS.adminPutMenu;
 export async function relayStoreOp(
   ctx: PanelContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  op: OpSpec,
+  op: StoreOp,
   withBody = false,
 ): Promise<FastifyReply> {
   const params = { merchantId: request.store!.merchantId };

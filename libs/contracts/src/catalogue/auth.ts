@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { CredentialRecord } from '../credentials.ts';
+import type { CredentialChange, CredentialRecord } from '../credentials.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 import type { TokenResponse } from '../token.ts';
 
 const client = z.object({ clientId: z.string() });
 const merchant = z.object({ merchantId: z.string() });
+const change = z.custom<CredentialChange>();
 
 /** Who may change credentials: the Admin API, and panel users whose role reaches the credentials area. */
 const ADMIN_CREDENTIALS = { callers: ADMIN_AND_PANEL, area: 'credentials' } as const;
@@ -20,20 +21,32 @@ export const CREDENTIAL_OPS = defineOps('auth', {
     name: 'credentials.create',
     ...ADMIN_CREDENTIALS,
     body: z.object({ merchantId: z.string(), body: z.unknown() }),
+    reply: change,
   },
   /** -> 200 CredentialRecord[] */
-  list: { name: 'credentials.list', ...ADMIN_CREDENTIALS, body: merchant },
+  list: {
+    name: 'credentials.list',
+    ...ADMIN_CREDENTIALS,
+    body: merchant,
+    reply: z.custom<CredentialRecord[]>(),
+  },
   /** body { clientId, body: UpdateCredentialBody } -> 200 CredentialChange (+ webhookSecret when the URL was saved) */
   update: {
     name: 'credentials.update',
     ...ADMIN_CREDENTIALS,
     body: z.object({ clientId: z.string(), body: z.unknown() }),
+    reply: change,
   },
-  pause: { name: 'credentials.pause', ...ADMIN_CREDENTIALS, body: client },
-  resume: { name: 'credentials.resume', ...ADMIN_CREDENTIALS, body: client },
-  revoke: { name: 'credentials.revoke', ...ADMIN_CREDENTIALS, body: client },
+  pause: { name: 'credentials.pause', ...ADMIN_CREDENTIALS, body: client, reply: change },
+  resume: { name: 'credentials.resume', ...ADMIN_CREDENTIALS, body: client, reply: change },
+  revoke: { name: 'credentials.revoke', ...ADMIN_CREDENTIALS, body: client, reply: change },
   /** -> 200 CredentialChange with webhookSecret */
-  rotateWebhookSecret: { name: 'credentials.rotateWebhookSecret', ...ADMIN_CREDENTIALS, body: client },
+  rotateWebhookSecret: {
+    name: 'credentials.rotateWebhookSecret',
+    ...ADMIN_CREDENTIALS,
+    body: client,
+    reply: change,
+  },
 });
 
 /** Secrets at rest (Admin API, `odctl secrets rotate-key`). */

@@ -43,6 +43,7 @@ export const CATALOG_OPS = defineOps('catalog', {
     area: 'settings',
     params: merchant,
     body: z.unknown(),
+    reply: z.custom<AdminMerchant>(),
   },
   /** -> 200 { menu: Menu } (the public menu, also a valid MenuInput) | 404: the panel's menu editor */
   adminGetMenu: {
@@ -50,6 +51,7 @@ export const CATALOG_OPS = defineOps('catalog', {
     callers: ADMIN_AND_PANEL,
     area: 'menu',
     params: merchant,
+    reply: z.custom<Pick<MerchantSnapshot, 'menu'>>(),
   },
   /** body MenuInput (or [MenuInput]) -> 200 Menu | 404 */
   adminPutMenu: {

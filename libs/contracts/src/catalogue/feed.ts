@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { EVENT_TYPES, eventEnvelopeSchema } from '../events.ts';
-import { ackBodySchema, ackResponseSchema, pollQuerySchema } from '../feed.ts';
+import {
+  type AdminFeedPage,
+  ackBodySchema,
+  ackResponseSchema,
+  pollQuerySchema,
+  type StoreFeedHealth,
+} from '../feed.ts';
 import { eventHistoryQuerySchema, eventHistorySchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -47,6 +53,7 @@ export const FEED_OPS = defineOps('feed', {
     area: 'credentials',
     params: z.object({ clientId: z.string() }),
     query: z.record(z.string(), z.unknown()).optional(),
+    reply: z.custom<AdminFeedPage>(),
   },
   /** the panel's overview: -> 200 { items: StoreFeedHealth[] } (every credential of the store); one query */
   adminStoreHealth: {
@@ -54,5 +61,6 @@ export const FEED_OPS = defineOps('feed', {
     callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: z.object({ merchantId: z.string() }),
+    reply: z.custom<{ items: StoreFeedHealth[] }>(),
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AdminOrderView, StoreSummary } from '../admin-order.ts';
 import { orderListQuerySchema, orderListSchema } from '../history.ts';
 import { defineOps } from '../op.ts';
 import {
@@ -17,6 +18,7 @@ import {
   orderEditSchema,
   orderIntakeSchema,
   orderSchema,
+  type Order,
 } from '../order.ts';
 import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -86,6 +88,7 @@ export const ORDER_OPS = defineOps('orders', {
     params: z.object({ merchantId: z.string() }),
     body: orderIntakeSchema,
     invalidMessage: 'Pedido inválido.',
+    reply: z.custom<Order>(),
   },
   /** query { historyAfter? }: one page of history (README of orders, "Admin view") */
   adminGet: {
@@ -94,6 +97,7 @@ export const ORDER_OPS = defineOps('orders', {
     area: 'orders',
     params: order,
     query: adminOrderQuerySchema,
+    reply: z.custom<AdminOrderView>(),
   },
   cards: {
     name: 'cards',
@@ -113,6 +117,7 @@ export const ORDER_OPS = defineOps('orders', {
     area: 'orders',
     params: z.object({ merchantId: z.string() }),
     query: z.object({ since: z.iso.datetime({ offset: true }) }),
+    reply: z.custom<StoreSummary>(),
   },
   adminAction: {
     name: 'admin.action',

@@ -1,9 +1,17 @@
 import { z } from 'zod';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
+import type {
+  StoreWebhookHealth,
+  WebhookAttemptView,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookTestResult,
+} from '../webhook.ts';
 
 const client = z.object({ clientId: z.string() });
 const page = z.record(z.string(), z.string().optional()).optional();
+const pageOf = <T>() => z.custom<{ items: T[]; nextCursor: string | null }>();
 
 /** RPC ops of the webhook service behind the admin routes (ids checked by the service: 404). */
 export const WEBHOOK_OPS = defineOps('webhook', {
@@ -14,6 +22,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     area: 'credentials',
     params: client,
     query: page,
+    reply: pageOf<WebhookAttemptView>(),
   },
   /**
    * query { limit?, cursor?, status?, eventType?, eventIds? (comma separated, at most 200) }
@@ -25,6 +34,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     area: 'credentials',
     params: client,
     query: page,
+    reply: pageOf<WebhookDeliveryView>(),
   },
   /** -> 200 WebhookEndpointView | 404 */
   status: {
@@ -32,6 +42,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: client,
+    reply: z.custom<WebhookEndpointView>(),
   },
   /** -> 202 WebhookDeliveryView | 404 (event unknown to the credential) | 409 */
   resend: {
@@ -39,6 +50,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: z.object({ clientId: z.string(), eventId: z.string() }),
+    reply: z.custom<WebhookDeliveryView>(),
   },
   /** -> 200 { cleared, reactivated } | 404 */
   clearQueue: {
@@ -57,6 +69,7 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: client,
+    reply: z.custom<WebhookTestResult>(),
   },
   /** the panel's overview: -> 200 { items: StoreWebhookHealth[] } (credentials with a webhook); one query */
   storeHealth: {
@@ -64,5 +77,6 @@ export const WEBHOOK_OPS = defineOps('webhook', {
     callers: ADMIN_AND_PANEL,
     area: 'credentials',
     params: z.object({ merchantId: z.string() }),
+    reply: z.custom<{ items: StoreWebhookHealth[] }>(),
   },
 });

@@ -1,8 +1,5 @@
-import { isGuid, type OpHandler, type ORDER_OPS } from '@od/contracts';
+import { isGuid, OPEN_SITUATIONS, type OpHandler, type ORDER_OPS } from '@od/contracts';
 import type { Pool } from '@od/db';
-
-/** Situations an order leaves only by moving on: the overview's "open orders". */
-const OPEN = ['PENDING_PAYMENT', 'PENDING', 'ACCEPTED', 'PREPARING', 'READY', 'DELIVERY'];
 
 /**
  * `admin.storeSummary` (the panel's overview): orders placed since `since` (the merchant's
@@ -32,7 +29,7 @@ export function adminStoreSummary(pool: Pool): OpHandler<typeof ORDER_OPS.adminS
        FROM orders
        WHERE merchant_id = $1 AND created_at >= least($2, now() - interval '7 days')
        GROUP BY situation`,
-      [merchantId.toLowerCase(), since, OPEN],
+      [merchantId.toLowerCase(), since, [...OPEN_SITUATIONS]],
     );
     const body = structuredClone(empty) as { today: typeof empty.today; open: Record<string, number> };
     for (const x of r.rows) {

@@ -1,5 +1,5 @@
+import { canReach } from '@od/contracts';
 import { describe, expect, it } from 'vitest';
-import { canReach } from './roles.ts';
 import {
   clearedCookie,
   needsTouch,

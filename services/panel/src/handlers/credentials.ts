@@ -1,11 +1,10 @@
 import { confirmAtGateways } from '@od/bus';
 import {
+  type CallInput,
   CREDENTIAL_ACTIONS,
   CREDENTIAL_CHANGES,
   CREDENTIAL_OPS,
-  type CredentialChange,
   type CredentialChangeKind,
-  type CredentialRecord,
   createCredentialBodySchema,
   updateCredentialBodySchema,
 } from '@od/contracts';
@@ -29,7 +28,7 @@ const awaitGateways = (ctx: PanelContext, rev: number) =>
 
 /** The store's credentials (auth's authoritative list); never a secret. */
 export async function storeCredentials(ctx: PanelContext, request: FastifyRequest, merchantId: string) {
-  const r = await upstream<CredentialRecord[]>(ctx, request, CREDENTIAL_OPS.list, {
+  const r = await upstream(ctx, request, CREDENTIAL_OPS.list, {
     body: { merchantId },
   });
   if (!ok(r)) throw new HttpException({ status: r.status, body: r.body });
@@ -49,15 +48,15 @@ export async function ownCredential(
 }
 
 /** Calls the auth op of a credential change (CREDENTIAL_CHANGES), waits for the gateways, answers its view. */
-async function change(
+async function change<K extends CredentialChangeKind>(
   ctx: PanelContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  kind: CredentialChangeKind,
-  body: unknown,
+  kind: K,
+  input: CallInput<(typeof CREDENTIAL_CHANGES)[K]['op']>,
 ) {
   const { op, view, secret } = CREDENTIAL_CHANGES[kind];
-  const r = await upstream<CredentialChange>(ctx, request, op, { body });
+  const r = await upstream(ctx, request, op, input);
   if (!ok(r)) return relay(reply, r);
   await awaitGateways(ctx, r.body.revision);
   if (secret) reply.header('Cache-Control', 'no-store');
@@ -77,7 +76,9 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
     at,
     { schema: { params: storeParams, body: createCredentialBodySchema }, onRequest: owner },
     (request, reply) =>
-      change(ctx, request, reply, 'create', { merchantId: request.store!.merchantId, body: request.body }),
+      change(ctx, request, reply, 'create', {
+        body: { merchantId: request.store!.merchantId, body: request.body },
+      }),
   );
 
   app.patch(
@@ -85,7 +86,9 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
     { schema: { params: credentialParams, body: updateCredentialBodySchema }, onRequest: owner },
     async (request, reply) => {
       await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
-      return change(ctx, request, reply, 'update', { clientId: request.params.clientId, body: request.body });
+      return change(ctx, request, reply, 'update', {
+        body: { clientId: request.params.clientId, body: request.body },
+      });
     },
   );
 
@@ -95,7 +98,7 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
       { schema: { params: credentialParams }, onRequest: owner },
       async (request, reply) => {
         await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
-        return change(ctx, request, reply, action, { clientId: request.params.clientId });
+        return change(ctx, request, reply, action, { body: { clientId: request.params.clientId } });
       },
     );
   }

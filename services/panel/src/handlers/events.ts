@@ -2,6 +2,7 @@ import {
   type AdminFeedPage,
   FEED_OPS,
   ORDER_OPS,
+  type PanelEventsPage,
   WEBHOOK_OPS,
   type WebhookDeliveryStatus,
   type WebhookDeliveryView,
@@ -43,9 +44,7 @@ async function displayIds(ctx: PanelContext, request: FastifyRequest, orderIds: 
   const ids = [...new Set(orderIds)];
   const reads = await Promise.all(
     ids.map((orderId) =>
-      upstream<{ displayId?: string }>(ctx, request, ORDER_OPS.adminGet, { params: { orderId } }).catch(
-        () => null,
-      ),
+      upstream(ctx, request, ORDER_OPS.adminGet, { params: { orderId } }).catch(() => null),
     ),
   );
   return new Map(ids.map((id, i) => [id, reads[i]?.status === 200 ? reads[i]?.body.displayId : undefined]));
@@ -64,7 +63,7 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
       schema: { params: credentialParams, querystring: query },
       onRequest: requireStore(ctx, 'credentials'),
     },
-    async (request) => {
+    async (request): Promise<PanelEventsPage> => {
       const { clientId } = request.params;
       await ownCredential(ctx, request, request.store!.merchantId, clientId);
       const q = request.query;
@@ -76,26 +75,21 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
       let next: string | null;
       if (q.delivery === 'failed') {
         const failed = must(
-          await upstream<{ items: WebhookDeliveryView[]; nextCursor: string | null }>(
-            ctx,
-            request,
-            WEBHOOK_OPS.deliveries,
-            {
-              params,
-              query: {
-                status: 'WEBHOOK_FAILED' satisfies WebhookDeliveryStatus,
-                limit: String(limit),
-                ...type,
-                ...(q.page?.startsWith('c:') ? { cursor: q.page.slice(2) } : {}),
-              },
+          await upstream(ctx, request, WEBHOOK_OPS.deliveries, {
+            params,
+            query: {
+              status: 'WEBHOOK_FAILED' satisfies WebhookDeliveryStatus,
+              limit: String(limit),
+              ...type,
+              ...(q.page?.startsWith('c:') ? { cursor: q.page.slice(2) } : {}),
             },
-          ),
+          }),
         );
         deliveries = failed.items;
         next = failed.nextCursor ? `c:${failed.nextCursor}` : null;
         feed = deliveries.length
           ? must(
-              await upstream<AdminFeedPage>(ctx, request, FEED_OPS.adminEvents, {
+              await upstream(ctx, request, FEED_OPS.adminEvents, {
                 params,
                 query: { eventIds: deliveries.map((d) => d.eventId).join(','), limit: String(limit) },
               }),
@@ -105,7 +99,7 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
         feed.items.sort((a, b) => (order.get(a.eventId) ?? 0) - (order.get(b.eventId) ?? 0));
       } else {
         feed = must(
-          await upstream<AdminFeedPage>(ctx, request, FEED_OPS.adminEvents, {
+          await upstream(ctx, request, FEED_OPS.adminEvents, {
             params,
             query: {
               limit: String(limit),
@@ -118,7 +112,7 @@ export const eventRoutes: PanelRoutes = (app, ctx) => {
         next = feed.nextBefore ? `b:${feed.nextBefore}` : null;
         deliveries = feed.items.length
           ? must(
-              await upstream<{ items: WebhookDeliveryView[] }>(ctx, request, WEBHOOK_OPS.deliveries, {
+              await upstream(ctx, request, WEBHOOK_OPS.deliveries, {
                 params,
                 query: { eventIds: feed.items.map((e) => e.eventId).join(','), limit: String(limit) },
               }),

@@ -17,7 +17,7 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
     '/panel/api/stores/:merchantId/menu',
     { schema: { params }, onRequest: staff },
     async (request, reply) => {
-      const r = await upstream<Pick<MerchantSnapshot, 'menu'>>(ctx, request, CATALOG_OPS.adminGetMenu, {
+      const r = await upstream(ctx, request, CATALOG_OPS.adminGetMenu, {
         params: { merchantId: request.store!.merchantId },
       });
       if (r.status !== 200) return relay(reply, r);

@@ -8,6 +8,7 @@ import {
   type OrderCards,
   type OrderCardsQuery,
   orderCardsQuerySchema,
+  type PanelOrderDetail,
   type Principal,
 } from '@od/contracts';
 import { HttpException } from '@od/errors';
@@ -33,13 +34,7 @@ async function cardsOf(
   query: OrderCardsQuery,
   principal?: Principal,
 ): Promise<OrderCards> {
-  const r = await upstream<OrderCards>(
-    ctx,
-    request,
-    ORDER_OPS.cards,
-    { params: { merchantId }, query },
-    principal,
-  );
+  const r = await upstream(ctx, request, ORDER_OPS.cards, { params: { merchantId }, query }, principal);
   if (!ok(r)) throw new HttpException({ status: r.status, body: r.body });
   return r.body;
 }
@@ -84,11 +79,11 @@ export const orderRoutes: PanelRoutes = (app, ctx) => {
       const { merchantId } = request.store!;
       const { orderId } = request.params;
       const card = await storeCard(ctx, request, merchantId, orderId);
-      const r = await upstream<Record<string, unknown>>(ctx, request, ORDER_OPS.adminGet, {
+      const r = await upstream(ctx, request, ORDER_OPS.adminGet, {
         params: { orderId },
       });
       if (!ok(r)) throw new HttpException({ status: r.status, body: r.body });
-      return { ...r.body, card, nextActions: card.nextActions };
+      return { ...r.body, card, nextActions: card.nextActions } satisfies PanelOrderDetail;
     },
   );
 
@@ -122,12 +117,12 @@ export const orderRoutes: PanelRoutes = (app, ctx) => {
     },
     async (request, reply) => {
       const merchantId = request.store!.merchantId;
-      const store = await upstream<{ test?: boolean }>(ctx, request, CATALOG_OPS.adminGet, {
+      const store = await upstream(ctx, request, CATALOG_OPS.adminGet, {
         params: { merchantId },
       });
       if (!ok(store)) return relay(reply, store);
       if (store.body.test !== true) throw new HttpException(panelErrors.notTestStore());
-      const r = await upstream<{ id: string }>(ctx, request, ORDER_OPS.adminCreate, {
+      const r = await upstream(ctx, request, ORDER_OPS.adminCreate, {
         params: { merchantId },
         body: { type: request.body.type },
       });

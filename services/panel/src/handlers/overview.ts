@@ -1,14 +1,14 @@
 import {
+  canReach,
   FEED_OPS,
+  type IntegrationHealth,
   ORDER_OPS,
-  type StoreFeedHealth,
-  type StoreWebhookHealth,
+  type PanelOverview,
   WEBHOOK_OPS,
 } from '@od/contracts';
 import { HttpException } from '@od/errors';
 import { z } from 'zod';
 import type { PanelRoutes } from '../context.ts';
-import { canReach } from '../domain/roles.ts';
 import { requireStore } from '../http/guards.ts';
 import { ok, relay, upstream } from '../upstream.ts';
 import { storeCredentials } from './credentials.ts';
@@ -39,12 +39,8 @@ export const overviewRoutes: PanelRoutes = (app, ctx) => {
           query: { since: request.query.since },
         }),
         withHealth ? storeCredentials(ctx, request, merchantId) : null,
-        withHealth
-          ? upstream<{ items: StoreFeedHealth[] }>(ctx, request, FEED_OPS.adminStoreHealth, { params })
-          : null,
-        withHealth
-          ? upstream<{ items: StoreWebhookHealth[] }>(ctx, request, WEBHOOK_OPS.storeHealth, { params })
-          : null,
+        withHealth ? upstream(ctx, request, FEED_OPS.adminStoreHealth, { params }) : null,
+        withHealth ? upstream(ctx, request, WEBHOOK_OPS.storeHealth, { params }) : null,
       ]);
       if (!ok(summary)) return relay(reply, summary);
       if (!creds || !feed || !webhook) return summary.body;
@@ -54,7 +50,7 @@ export const overviewRoutes: PanelRoutes = (app, ctx) => {
       const hookOf = new Map(webhook.body.items.map((x) => [x.clientId, x]));
       const integrations = creds
         .filter((c) => c.status !== 'REVOKED')
-        .map((c) => {
+        .map((c): IntegrationHealth => {
           const f = feedOf.get(c.clientId);
           const w = hookOf.get(c.clientId);
           return {
@@ -70,7 +66,7 @@ export const overviewRoutes: PanelRoutes = (app, ctx) => {
             consecutiveFailures: w?.consecutiveFailures ?? 0,
           };
         });
-      return { ...(summary.body as object), integrations };
+      return { ...summary.body, integrations } satisfies PanelOverview;
     },
   );
 };

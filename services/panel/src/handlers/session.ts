@@ -1,4 +1,4 @@
-import { CATALOG_OPS } from '@od/contracts';
+import { CATALOG_OPS, type PanelMe } from '@od/contracts';
 import { errors, HttpException } from '@od/errors';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -24,7 +24,7 @@ async function me(
   const memberships = await ctx.db.memberships(userId);
   const stores = await Promise.all(
     memberships.map(async (m) => {
-      const r = await upstream<{ name?: string; test?: boolean }>(
+      const r = await upstream(
         ctx,
         request,
         CATALOG_OPS.adminGet,
@@ -39,7 +39,7 @@ async function me(
       };
     }),
   );
-  return { email: emailAddr, csrfToken, stores };
+  return { email: emailAddr, csrfToken, stores } satisfies PanelMe;
 }
 
 /** Counts an attempt in Redis before anything is hashed; Redis unreachable fails closed (503). */

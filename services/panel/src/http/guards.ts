@@ -1,9 +1,8 @@
-import { isGuid, type PanelArea } from '@od/contracts';
+import { canReach, isGuid, type PanelArea } from '@od/contracts';
 import { HttpException } from '@od/errors';
 import type { FastifyRequest } from 'fastify';
 import type { PanelContext } from '../context.ts';
 import { panelErrors } from '../domain/panel-errors.ts';
-import { canReach } from '../domain/roles.ts';
 import { needsTouch, readCookie, sessionAlive } from '../domain/session.ts';
 import { sameToken, tokenHash } from '../domain/tokens.ts';
 
