@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addressLines } from './address.ts';
-import { ORDER_ACTIONS, ORDER_TYPES, PAYMENT_METHODS, SITUATIONS } from './codes.ts';
+import { ORDER_TYPES, PAYMENT_METHODS, SITUATIONS } from './codes.ts';
 import { COURIER_EVENT_TYPES, ORDER_CHANNELS } from './events.ts';
 import { GUID_PATTERN } from './ids.ts';
 import { BYTES, COUNT, jsonBytes, refuseControlCharacters, TEXT, text } from './limits.ts';

@@ -1,4 +1,4 @@
-import { CATALOG_OPS, type MerchantSnapshot } from '@od/contracts';
+import { CATALOG_OPS } from '@od/contracts';
 import { z } from 'zod';
 import type { PanelRoutes } from '../context.ts';
 import { requireStore } from '../http/guards.ts';
