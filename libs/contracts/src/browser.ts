@@ -7,7 +7,7 @@
 
 export type * from './admin-order.ts';
 export * from './codes.ts';
-export type { CredentialChange } from './credential-admin.ts';
+export type { CreatedCredential, CredentialChange } from './credential-admin.ts';
 export type { CredentialRecord } from './credentials.ts';
 export type { AdminFeedEntry, AdminFeedPage } from './feed.ts';
 export type { Menu } from './menu.ts';

@@ -83,6 +83,8 @@ export function createdCredentialView(c: CredentialChange) {
   return { clientId, clientSecret: c.clientSecret, webhookSecret: c.webhookSecret ?? null, ...rest };
 }
 
+export type CreatedCredential = ReturnType<typeof createdCredentialView>;
+
 /** The update answer of the Admin API and the panel: the record, with the webhook secret when the update made one. */
 export function updatedCredentialView(c: CredentialChange) {
   return { ...c.credential, ...(c.webhookSecret ? { webhookSecret: c.webhookSecret } : {}) };

@@ -25,6 +25,17 @@ export interface PanelMe {
 /** `GET …/orders/{orderId}`: the admin view, its board card and the actions allowed now. */
 export type PanelOrderDetail = AdminOrderView & { card: OrderCard; nextActions: OrderAction[] };
 
+/**
+ * What a board receives over SSE (`…/orders-stream`, event `order`) for each order event of its
+ * store: the order's card after the event, null when it could not be read (the page reads it).
+ */
+export interface BoardEvent {
+  orderId: string;
+  eventType: string;
+  createdAt: string;
+  card: OrderCard | null;
+}
+
 /** `GET …/credentials/{clientId}/events`: a feed entry with its webhook delivery and board number. */
 export interface PanelEventEntry extends AdminFeedEntry {
   displayId: string | null;

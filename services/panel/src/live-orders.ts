@@ -6,17 +6,9 @@ import {
   startEventConsumer,
   streamSettings,
 } from '@od/bus';
+import type { BoardEvent, OrderCard } from '@od/contracts';
 import type { ServiceBase } from '@od/runtime';
 import type { PanelDb } from './db/panel-db.ts';
-
-/** What the board receives over SSE for each order event of its store. */
-export interface BoardEvent {
-  orderId: string;
-  eventType: string;
-  createdAt: string;
-  /** the order's card after the event (read once per event for every board of the store) */
-  card: unknown;
-}
 
 type Listener = (e: BoardEvent) => void;
 
@@ -48,7 +40,7 @@ export interface LiveOrders {
 export async function startLiveOrders(
   base: ServiceBase,
   db: PanelDb,
-  loadCard: (merchantId: string, orderId: string) => Promise<unknown>,
+  loadCard: (merchantId: string, orderId: string) => Promise<OrderCard | null>,
 ): Promise<LiveOrders> {
   const listeners = new Map<string, Set<Listener>>();
   // per store, events are pushed in arrival order even though each waits for its card

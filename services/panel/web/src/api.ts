@@ -1,17 +1,8 @@
+import type { OrderCards } from '@od/contracts/browser';
 import type { Lang } from './i18n.ts';
 import { apiErrorText } from './words.ts';
+
 /** The panel API client: same-origin JSON, the session cookie, the CSRF token on every change. */
-export interface Store {
-  merchantId: string;
-  name: string;
-  role: 'OWNER' | 'STAFF';
-  test: boolean;
-}
-export interface Me {
-  email: string;
-  csrfToken: string;
-  stores: Store[];
-}
 
 export class ApiError extends Error {
   constructor(
@@ -55,31 +46,8 @@ export const errorText = (err: unknown, lang: Lang, fallback: string): string =>
 
 export const storePath = (merchantId: string, rest = '') => `/stores/${merchantId}${rest}`;
 
-/**
- * A card of the orders board (`GET orders?limit=&cursor=`, the SSE push, the detail's `card`):
- * OrderCard of @od/contracts (order-card.ts; not imported: it brings zod). `nextActions` comes from
- * the orders service's state machine, the natural next step first, `requestCancellation` last;
- * `confirmBy` (a deadline to accept a PENDING order) when the service answers one.
- */
-export interface OrderCard {
-  id: string;
-  displayId: string;
-  type: string;
-  situation: string;
-  createdAt: string;
-  lastUpdate: string;
-  customerName: string | null;
-  total: number;
-  itemCount: number;
-  nextActions: string[];
-  confirmBy?: string | null;
-}
-
 /** The board's newest cards (one page) and the cursor of older ones. */
-export async function boardCards(
-  merchantId: string,
-  cursor?: string | null,
-): Promise<{ orders: OrderCard[]; nextCursor: string | null }> {
+export async function boardCards(merchantId: string, cursor?: string | null): Promise<OrderCards> {
   const q = cursor ? `?limit=100&cursor=${encodeURIComponent(cursor)}` : '?limit=100';
   return api('GET', storePath(merchantId, `/orders${q}`));
 }

@@ -1,6 +1,7 @@
+import { canReach, type PanelArea, type PanelMe } from '@od/contracts/browser';
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, type Me, setCsrf, setSignedOutHandler } from './api.ts';
+import { api, setCsrf, setSignedOutHandler } from './api.ts';
 import { setBaseTitle } from './attention.ts';
 import { initialLang, type Lang, translator } from './i18n.ts';
 import { Credentials } from './screens/credentials.tsx';
@@ -22,6 +23,14 @@ const TAB_KEYS = {
   credentials: 'tab.credentials',
   settings: 'tab.settings',
 } as const;
+/** The panel area each tab needs (the role rule `canReach` of the contracts decides who sees it). */
+const TAB_AREAS: Record<Tab, PanelArea> = {
+  overview: 'orders',
+  orders: 'orders',
+  menu: 'menu',
+  credentials: 'credentials',
+  settings: 'settings',
+};
 
 export function navigate(path: string) {
   history.pushState(null, '', path);
@@ -41,7 +50,7 @@ function usePath() {
 function App() {
   const [lang, setLang] = useState<Lang>(initialLang());
   const t = useMemo(() => translator(lang), [lang]);
-  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [me, setMe] = useState<PanelMe | null | undefined>(undefined);
   const path = usePath();
 
   useEffect(() => {
@@ -50,7 +59,7 @@ function App() {
   }, [lang]);
   useEffect(() => {
     setSignedOutHandler(() => setMe(null));
-    api<Me>('GET', '/me')
+    api<PanelMe>('GET', '/me')
       .then((m) => {
         setCsrf(m.csrfToken);
         setMe(m);
@@ -63,7 +72,7 @@ function App() {
     }
   }, []);
 
-  const signedIn = (m: Me) => {
+  const signedIn = (m: PanelMe) => {
     setCsrf(m.csrfToken);
     setMe(m);
     if (path.startsWith('/panel/setup')) navigate('/panel/');
@@ -79,7 +88,7 @@ function App() {
 
   const match = path.match(/^\/panel\/s\/([0-9a-f-]{36})(?:\/([a-z]+))?/);
   const store = match && me ? me.stores.find((s) => s.merchantId === match[1]) : undefined;
-  const tabs = TABS.filter((x) => store?.role === 'OWNER' || (x !== 'credentials' && x !== 'settings'));
+  const tabs = store ? TABS.filter((x) => canReach(store.role, TAB_AREAS[x])) : [];
   const tab = (tabs.find((x) => x === match?.[2]) ?? 'overview') as Tab;
 
   let title = t('app.title');

@@ -1,23 +1,39 @@
+import type {
+  ApiProfile,
+  CredentialStatus,
+  DeliveryMode,
+  EventType,
+  MerchantStatus,
+  OrderType,
+  PAYMENT_METHODS,
+  PanelRole,
+  ServiceType,
+  Situation,
+  WebhookDeliveryStatus,
+} from '@od/contracts/browser';
 import type { Lang } from './i18n.ts';
 
 /**
  * The API's codes in the merchant's words (pt-BR and English): order situations and types, event
  * and delivery states, credential status and modes, who did what. An unknown code is shown as is.
  */
-type Group =
-  | 'situation'
-  | 'type'
-  | 'status'
-  | 'mode'
-  | 'event'
-  | 'delivery'
-  | 'actor'
-  | 'role'
-  | 'reason'
-  | 'payment'
-  | 'apiError'
-  | 'done';
-type Words = Record<Group, Record<string, string>>;
+interface Words {
+  situation: Record<Situation, string>;
+  type: Record<OrderType, string>;
+  status: Record<CredentialStatus | MerchantStatus, string>;
+  mode: Record<DeliveryMode, string>;
+  profile: Record<ApiProfile, string>;
+  service: Record<ServiceType, string>;
+  event: Record<EventType | 'TEST', string>;
+  delivery: Record<WebhookDeliveryStatus | 'NONE', string>;
+  actor: Record<string, string>;
+  role: Record<PanelRole, string>;
+  reason: Record<string, string>;
+  payment: Record<(typeof PAYMENT_METHODS)[number], string>;
+  apiError: Record<string, string>;
+  done: Record<Situation, string>;
+}
+type Group = keyof Words;
 
 const pt: Words = {
   situation: {
@@ -39,6 +55,8 @@ const pt: Words = {
     UNAVAILABLE: 'Indisponível',
   },
   mode: { POLLING: 'Consulta (polling)', WEBHOOK: 'Webhook', BOTH: 'Consulta e webhook' },
+  profile: { SPEC: 'Padrão da plataforma', OPEN_DELIVERY: 'Open Delivery 1.4.0' },
+  service: { DELIVERY: 'Entrega', TAKEOUT: 'Retirada' },
   event: {
     CREATED: 'Pedido criado',
     CONFIRMED: 'Pedido aceito',
@@ -50,6 +68,16 @@ const pt: Words = {
     MODIFIED: 'Alterado',
     ORDER_CANCELLATION_REQUEST: 'Pedido de cancelamento',
     CANCELLATION_REQUEST_DENIED: 'Cancelamento recusado',
+    CANCELLATION_REQUESTED: 'Cancelamento solicitado',
+    CANCELLED_DENIED: 'Cancelamento negado',
+    COURIER_ASSIGNED: 'Entregador designado',
+    COURIER_ROUTE_STARTED: 'Entregador a caminho da loja',
+    COURIER_PICKED_UP: 'Entregador retirou o pedido',
+    COURIER_ARRIVED: 'Entregador chegou ao cliente',
+    COURIER_DELIVERED: 'Entregue pelo entregador',
+    COURIER_DELIVERY_FAILED: 'Entrega não realizada',
+    COURIER_UNASSIGNED: 'Entregador dispensado',
+    COURIER_ROUTE_COMPLETED: 'Entregador concluiu a rota',
     TEST: 'Evento de teste',
   },
   delivery: {
@@ -137,6 +165,8 @@ const en: Words = {
     UNAVAILABLE: 'Unavailable',
   },
   mode: { POLLING: 'Polling', WEBHOOK: 'Webhook', BOTH: 'Polling and webhook' },
+  profile: { SPEC: 'Platform standard', OPEN_DELIVERY: 'Open Delivery 1.4.0' },
+  service: { DELIVERY: 'Delivery', TAKEOUT: 'Takeout' },
   event: {
     CREATED: 'Order created',
     CONFIRMED: 'Order accepted',
@@ -148,6 +178,16 @@ const en: Words = {
     MODIFIED: 'Changed',
     ORDER_CANCELLATION_REQUEST: 'Cancellation request',
     CANCELLATION_REQUEST_DENIED: 'Cancellation denied',
+    CANCELLATION_REQUESTED: 'Cancellation requested',
+    CANCELLED_DENIED: 'Cancellation refused',
+    COURIER_ASSIGNED: 'Courier assigned',
+    COURIER_ROUTE_STARTED: 'Courier on the way to the store',
+    COURIER_PICKED_UP: 'Courier picked the order up',
+    COURIER_ARRIVED: 'Courier arrived at the customer',
+    COURIER_DELIVERED: 'Delivered by the courier',
+    COURIER_DELIVERY_FAILED: 'Delivery failed',
+    COURIER_UNASSIGNED: 'Courier released',
+    COURIER_ROUTE_COMPLETED: 'Courier finished the route',
     TEST: 'Test event',
   },
   delivery: {
@@ -218,7 +258,7 @@ const en: Words = {
 const all: Record<Lang, Words> = { 'pt-BR': pt, en };
 
 export const word = (lang: Lang, group: Group, code: string | null | undefined): string =>
-  code ? (all[lang][group][code] ?? code) : '—';
+  code ? ((all[lang][group] as Record<string, string>)[code] ?? code) : '—';
 
 export const REASONS = Object.keys(pt.reason);
 

@@ -1,40 +1,38 @@
+import {
+  API_PROFILES,
+  type CreatedCredential,
+  type CredentialRecord,
+  DEFAULT_SCOPES,
+  DELIVERY_MODES,
+  type DeliveryMode,
+  PANEL_SCOPES,
+  type PanelStore,
+} from '@od/contracts/browser';
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors as apiFieldErrors, errorText, type Store, storePath } from '../api.ts';
-import { fieldLabel } from '../i18n.ts';
-import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, Grid, Secret, SmallButton, useT } from '../ui.tsx';
+import { api, fieldErrors as apiFieldErrors, errorText, storePath } from '../api.ts';
+import { fieldLabel, type Key, type T } from '../i18n.ts';
+import { Banner, Confirm, Ctx, Dialog, Field, fmtDate, Grid, SmallButton, useT } from '../ui.tsx';
 import { word } from '../words.ts';
 import { Events } from './events.tsx';
+import { SecretsOnce } from './secrets-once.tsx';
 import { Webhook } from './webhook.tsx';
 
-export interface Credential {
-  clientId: string;
-  name: string;
-  scopes: string[];
-  status: 'ACTIVE' | 'PAUSED' | 'REVOKED';
-  deliveryMode: 'POLLING' | 'WEBHOOK' | 'BOTH';
-  webhookUrl: string | null;
-  includeMarketplaceOrders: boolean;
-  apiProfile?: string;
-  createdAt: string;
-}
-interface Created extends Credential {
-  clientSecret: string;
-  webhookSecret: string | null;
-}
+/** A scope in the merchant's words (PANEL_SCOPES' label); an unknown one as is. */
+const scopeLabel = (t: T, scope: string) => {
+  const s = PANEL_SCOPES.find((x) => x.scope === scope);
+  return s ? t(s.labelKey as Key) : scope;
+};
 
-const SCOPES = ['orders:read', 'orders:write', 'merchant:read', 'catalog:read'];
-const MODES = ['POLLING', 'WEBHOOK', 'BOTH'];
-
-function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
+function CreateForm(props: { store: PanelStore; onCreatedCredential: (c: CreatedCredential) => void }) {
   const t = useT();
   const { lang } = useContext(Ctx);
-  const [mode, setMode] = useState('POLLING');
+  const [mode, setMode] = useState<DeliveryMode>('POLLING');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
     try {
-      const c = await api<Created>('POST', storePath(props.store.merchantId, '/credentials'), {
+      const c = await api<CreatedCredential>('POST', storePath(props.store.merchantId, '/credentials'), {
         name: f.get('name'),
         scopes: f.getAll('scopes'),
         deliveryMode: mode,
@@ -45,7 +43,7 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
       setErrors({});
       (e.target as HTMLFormElement).reset();
       setMode('POLLING');
-      props.onCreated(c);
+      props.onCreatedCredential(c);
     } catch (err) {
       const fields = apiFieldErrors(err, (path) => fieldLabel(t, path));
       const general = Object.keys(fields).length
@@ -63,16 +61,23 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
       </Field>
       <fieldset class={errors.scopes ? 'invalid' : ''}>
         <legend>{t('cred.scopes')}</legend>
-        {SCOPES.map((s) => (
-          <label key={s} class="check">
-            <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'orders:read'} /> {s}
+        {PANEL_SCOPES.map((s) => (
+          <label key={s.scope} class="check">
+            <input
+              type="checkbox"
+              name="scopes"
+              value={s.scope}
+              defaultChecked={DEFAULT_SCOPES.includes(s.scope)}
+            />{' '}
+            {t(s.labelKey as Key)} <span class="muted mono">{s.scope}</span>
+            {s.storeWrite && <span class="hint"> — {t('scope.storeWriteHint')}</span>}
           </label>
         ))}
         {errors.scopes && <p class="error">{errors.scopes}</p>}
       </fieldset>
       <Field id="cred-mode" label={t('cred.mode')}>
-        <select id="cred-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value)}>
-          {MODES.map((m) => (
+        <select id="cred-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value as DeliveryMode)}>
+          {DELIVERY_MODES.map((m) => (
             <option key={m} value={m}>
               {word(lang, 'mode', m)}
             </option>
@@ -86,8 +91,11 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
       )}
       <Field id="cred-profile" label={t('cred.profile')}>
         <select id="cred-profile" name="apiProfile">
-          <option value="SPEC">SPEC</option>
-          <option value="OPEN_DELIVERY">Open Delivery 1.4.0</option>
+          {API_PROFILES.map((p) => (
+            <option key={p} value={p}>
+              {word(lang, 'profile', p)}
+            </option>
+          ))}
         </select>
       </Field>
       <label class="check">
@@ -100,45 +108,24 @@ function CreateForm(props: { store: Store; onCreated: (c: Created) => void }) {
   );
 }
 
-export function SecretsOnce(props: {
-  secrets: { label: string; value: string; id: string }[];
-  onClose: () => void;
-  title?: string;
-}) {
-  const t = useT();
-  return (
-    <Dialog title={props.title ?? t('cred.secretsTitle')}>
-      <Banner kind="warn">{t('cred.secretsWarning')}</Banner>
-      {props.secrets.map((s) => (
-        <Secret key={s.id} {...s} />
-      ))}
-      <div class="row end">
-        <button type="button" class="primary" onClick={props.onClose}>
-          {t('cred.close')}
-        </button>
-      </div>
-    </Dialog>
-  );
-}
-
-export function Credentials(props: { store: Store }) {
+export function Credentials(props: { store: PanelStore }) {
   const t = useT();
   const { lang } = useContext(Ctx);
-  const [list, setList] = useState<Credential[] | null>(null);
-  const [created, setCreated] = useState<Created | null>(null);
-  const [confirm, setConfirm] = useState<{ c: Credential; action: 'pause' | 'revoke' } | null>(null);
-  const [renaming, setRenaming] = useState<Credential | null>(null);
+  const [list, setList] = useState<CredentialRecord[] | null>(null);
+  const [created, setCreatedCredential] = useState<CreatedCredential | null>(null);
+  const [confirm, setConfirm] = useState<{ c: CredentialRecord; action: 'pause' | 'revoke' } | null>(null);
+  const [renaming, setRenaming] = useState<CredentialRecord | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState('');
-  const base = (c: Credential) => storePath(props.store.merchantId, `/credentials/${c.clientId}`);
+  const base = (c: CredentialRecord) => storePath(props.store.merchantId, `/credentials/${c.clientId}`);
   const load = () =>
-    api<Credential[]>('GET', storePath(props.store.merchantId, '/credentials'))
+    api<CredentialRecord[]>('GET', storePath(props.store.merchantId, '/credentials'))
       .then(setList)
       .catch(() => setError(t('error.generic')));
   useEffect(() => {
     load();
   }, [props.store.merchantId]);
-  const act = async (c: Credential, action: string, body?: unknown) => {
+  const act = async (c: CredentialRecord, action: string, body?: unknown) => {
     setError('');
     try {
       await api(body ? 'PATCH' : 'POST', body ? base(c) : `${base(c)}/${action}`, body);
@@ -180,7 +167,7 @@ export function Credentials(props: { store: Store }) {
                   {word(lang, 'status', c.status)}
                 </span>
               </td>
-              <td data-label={t('cred.scopes')}>{c.scopes.join(', ')}</td>
+              <td data-label={t('cred.scopes')}>{c.scopes.map((x) => scopeLabel(t, x)).join(', ')}</td>
               <td data-label={t('cred.mode')}>
                 {word(lang, 'mode', c.deliveryMode)}
                 {c.apiProfile === 'OPEN_DELIVERY' ? ' · Open Delivery' : ''}
@@ -223,17 +210,17 @@ export function Credentials(props: { store: Store }) {
       )}
       <CreateForm
         store={props.store}
-        onCreated={(c) => {
-          setCreated(c);
+        onCreatedCredential={(c) => {
+          setCreatedCredential(c);
           load();
         }}
       />
       {created && (
         <SecretsOnce
-          onClose={() => setCreated(null)}
+          onClose={() => setCreatedCredential(null)}
           secrets={[
             { id: 'new-client-id', label: t('cred.clientId'), value: created.clientId },
-            { id: 'new-client-secret', label: t('cred.clientSecret'), value: created.clientSecret },
+            { id: 'new-client-secret', label: t('cred.clientSecret'), value: created.clientSecret ?? '' },
             ...(created.webhookSecret
               ? [{ id: 'new-webhook-secret', label: t('cred.webhookSecret'), value: created.webhookSecret }]
               : []),

@@ -1,59 +1,29 @@
+import {
+  type CredentialRecord,
+  EVENT_TYPES,
+  type PanelEventEntry,
+  type PanelEventsPage,
+  type PanelStore,
+} from '@od/contracts/browser';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorText, type Store, storePath } from '../api.ts';
+import { api, errorText, storePath } from '../api.ts';
 import { Banner, Choice, Ctx, Dialog, fmtDate, LoadError, useT } from '../ui.tsx';
 import { word } from '../words.ts';
-import type { Credential } from './credentials.tsx';
-
-interface Delivery {
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-}
-interface Entry {
-  seq: number;
-  eventId: string;
-  eventType: string;
-  orderId: string;
-  displayId: string | null;
-  createdAt: string;
-  acknowledged: boolean;
-  acknowledgedAt: string | null;
-  envelope: unknown;
-  delivery: Delivery | null;
-}
-interface Page {
-  items: Entry[];
-  next: string | null;
-  pending?: number;
-}
-const TYPES = [
-  'CREATED',
-  'CONFIRMED',
-  'PREPARING',
-  'READY_FOR_PICKUP',
-  'DISPATCHED',
-  'CONCLUDED',
-  'CANCELLED',
-  'MODIFIED',
-];
 
 /**
  * The credential's events, as the best webhook dashboards show them: the webhook delivery beside
  * the integrator's acknowledgment, the board's order number, payload and last answer, filters
  * applied by the server, resend from any event.
  */
-export function Events(props: { store: Store; credential: Credential }) {
+export function Events(props: { store: PanelStore; credential: CredentialRecord }) {
   const t = useT();
   const { lang } = useContext(Ctx);
   const [state, setState] = useState('all');
   const [type, setType] = useState('');
   const [pages, setPages] = useState<(string | null)[]>([null]);
-  const [page, setPage] = useState<Page | null>(null);
+  const [page, setPage] = useState<PanelEventsPage | null>(null);
   const [failed, setFailed] = useState(false);
-  const [viewing, setViewing] = useState<Entry | null>(null);
+  const [viewing, setViewing] = useState<PanelEventEntry | null>(null);
   const [feedback, setFeedback] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const base = storePath(props.store.merchantId, `/credentials/${props.credential.clientId}`);
   const cursor = pages[pages.length - 1];
@@ -68,13 +38,13 @@ export function Events(props: { store: Store; credential: Credential }) {
       ...(cursor ? { page: cursor } : {}),
       ...(type ? { eventType: type } : {}),
     });
-    api<Page>('GET', `${base}/events?${q}`)
+    api<PanelEventsPage>('GET', `${base}/events?${q}`)
       .then((p) => mine === latest.current && setPage(p))
       .catch(() => mine === latest.current && setFailed(true));
   };
   useEffect(load, [state, type, cursor, base]);
   const reset = () => setPages([null]);
-  const resend = async (e: Entry) => {
+  const resend = async (e: PanelEventEntry) => {
     setFeedback(null);
     try {
       await api('POST', `${base}/events/${e.eventId}/resend`);
@@ -84,7 +54,7 @@ export function Events(props: { store: Store; credential: Credential }) {
       setFeedback({ kind: 'error', text: errorText(err, lang, t('error.generic')) });
     }
   };
-  const order = (e: Entry) => (e.displayId ? `#${e.displayId}` : e.orderId.slice(0, 8));
+  const order = (e: PanelEventEntry) => (e.displayId ? `#${e.displayId}` : e.orderId.slice(0, 8));
 
   return (
     <section class="card" aria-labelledby="ev-title">
@@ -108,7 +78,10 @@ export function Events(props: { store: Store; credential: Credential }) {
         <Choice
           label={t('ev.type')}
           value={type}
-          options={[['', t('ev.all')], ...TYPES.map((x): [string, string] => [x, word(lang, 'event', x)])]}
+          options={[
+            ['', t('ev.all')],
+            ...EVENT_TYPES.map((x): [string, string] => [x, word(lang, 'event', x)]),
+          ]}
           onValue={(v) => {
             setType(v);
             reset();

@@ -1,5 +1,6 @@
+import type { PanelStore } from '@od/contracts/browser';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Store, storePath } from '../api.ts';
+import { ApiError, api, storePath } from '../api.ts';
 import { Check, Field, LoadError, TextField, useT } from '../ui.tsx';
 import {
   type Draft,
@@ -92,7 +93,7 @@ function PricedRows(props: {
  * The menu editor: one section per category with its items, each size or option a row with its own
  * price, and the save button with its result beside it (a bar at the bottom of the screen).
  */
-export function MenuEditor(props: { store: Store }) {
+export function MenuEditor(props: { store: PanelStore }) {
   const t = useT();
   const path = storePath(props.store.merchantId, '/menu');
   const [draft, setDraft] = useState<Draft | null>(null);

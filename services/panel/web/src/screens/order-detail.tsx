@@ -1,24 +1,11 @@
-import type { Order } from '@od/contracts';
+import type { PanelOrderDetail } from '@od/contracts/browser';
 import { useContext } from 'preact/hooks';
-import type { OrderCard } from '../api.ts';
+
 import { Ctx, Dialog, fmtDate, money, useT } from '../ui.tsx';
 import { historyLine, word } from '../words.ts';
 
-export type FullOrder = Partial<Order> & {
-  id: string;
-  situation: string;
-  card: OrderCard;
-  history: {
-    from: string | null;
-    to: string;
-    actorKind: string | null;
-    eventType: string | null;
-    createdAt: string;
-  }[];
-};
-
 /** What the kitchen cooks: quantity, item, options, notes (screen and printed ticket alike). */
-function Items(props: { order: FullOrder }) {
+function Items(props: { order: PanelOrderDetail }) {
   return (
     <ul class="items">
       {(props.order.items ?? []).map((it) => (
@@ -44,7 +31,7 @@ function Items(props: { order: FullOrder }) {
   );
 }
 
-function address(o: FullOrder) {
+function address(o: PanelOrderDetail) {
   const a = o.delivery?.deliveryAddress;
   if (!a) return null;
   return (
@@ -54,7 +41,7 @@ function address(o: FullOrder) {
 }
 
 /** The facts the courier and the cashier need: customer, phone, address, payment, times. */
-function Facts(props: { order: FullOrder }) {
+function Facts(props: { order: PanelOrderDetail }) {
   const t = useT();
   const { lang } = useContext(Ctx);
   const o = props.order;
@@ -122,7 +109,7 @@ function Facts(props: { order: FullOrder }) {
 }
 
 /** The kitchen ticket: only printed (print CSS: 80 mm thermal paper), never on screen. */
-export function Ticket(props: { order: FullOrder }) {
+export function Ticket(props: { order: PanelOrderDetail }) {
   const { lang } = useContext(Ctx);
   const o = props.order;
   return (
@@ -138,7 +125,7 @@ export function Ticket(props: { order: FullOrder }) {
 }
 
 export function OrderDetail(props: {
-  order: FullOrder;
+  order: PanelOrderDetail;
   onClose: () => void;
   actions: preact.ComponentChildren;
 }) {

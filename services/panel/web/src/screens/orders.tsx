@@ -1,13 +1,22 @@
+import type {
+  BoardEvent,
+  OrderAction,
+  OrderCard,
+  PanelOrderDetail,
+  PanelStore,
+  Situation,
+} from '@od/contracts/browser';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { api, boardCards, errorText, type OrderCard, type Store, storePath } from '../api.ts';
+import { api, boardCards, errorText, storePath } from '../api.ts';
 import { askNotify, beep, notify, notifyAllowed, setSound, setUnseen, soundWanted } from '../attention.ts';
 import type { Key } from '../i18n.ts';
 import { Banner, Choice, Ctx, LoadError, money, useT } from '../ui.tsx';
 import { countdown, elapsed, word } from '../words.ts';
 import { CancelOrder } from './cancel-order.tsx';
-import { type FullOrder, OrderDetail, Ticket } from './order-detail.tsx';
+import { OrderDetail, Ticket } from './order-detail.tsx';
 
-const COLUMNS: { key: Key; situations: string[] }[] = [
+/** The board's columns: each situation in one (a test asserts every situation has its column). */
+export const COLUMNS: { key: Key; situations: readonly Situation[] }[] = [
   { key: 'col.new', situations: ['PENDING_PAYMENT', 'PENDING'] },
   { key: 'col.accepted', situations: ['ACCEPTED'] },
   { key: 'col.preparing', situations: ['PREPARING'] },
@@ -26,14 +35,14 @@ function useNow(fast: boolean) {
   return now;
 }
 
-export function Orders(props: { store: Store }) {
+export function Orders(props: { store: PanelStore }) {
   const t = useT();
   const { lang } = useContext(Ctx);
   const [orders, setOrders] = useState<Map<string, OrderCard> | null>(null);
   const [live, setLive] = useState(false);
   const [error, setError] = useState('');
   const [loadFailed, setLoadFailed] = useState(false);
-  const [detail, setDetail] = useState<FullOrder | null>(null);
+  const [detail, setDetail] = useState<PanelOrderDetail | null>(null);
   const [unseen, setUnseenIds] = useState<Set<string>>(new Set());
   const [column, setColumn] = useState<string>(COLUMNS[0].key);
   const [sound, setSoundOn] = useState(soundWanted());
@@ -78,14 +87,14 @@ export function Orders(props: { store: Store }) {
   const openDetail = async (id: string) => {
     seen(id);
     try {
-      const d = await api<FullOrder>('GET', `${base}/orders/${id}`);
+      const d = await api<PanelOrderDetail>('GET', `${base}/orders/${id}`);
       setDetail(d);
     } catch (err) {
       setError(errorText(err, lang, t('error.load')));
     }
   };
   const refresh = async (id: string) => {
-    const d = await api<FullOrder>('GET', `${base}/orders/${id}`).catch(() => null);
+    const d = await api<PanelOrderDetail>('GET', `${base}/orders/${id}`).catch(() => null);
     if (!d) return;
     upsert(d.card);
     setDetail((cur) => (cur?.id === id ? d : cur));
@@ -124,11 +133,7 @@ export function Orders(props: { store: Store }) {
     };
     es.onerror = () => setLive(false);
     es.addEventListener('order', (e) => {
-      const { orderId, eventType, card } = JSON.parse((e as MessageEvent).data) as {
-        orderId: string;
-        eventType: string;
-        card: OrderCard | null;
-      };
+      const { orderId, eventType, card } = JSON.parse((e as MessageEvent).data) as BoardEvent;
       const isNew = eventType === 'CREATED' && !known.current.has(orderId);
       if (card) {
         upsert(card);
@@ -146,7 +151,7 @@ export function Orders(props: { store: Store }) {
   }, [base]);
   useEffect(() => setUnseen(unseen.size, t('orders.newTitle')), [unseen, t]);
 
-  const act = async (o: OrderCard, action: string, body?: unknown) => {
+  const act = async (o: OrderCard, action: OrderAction, body?: { reason: string }) => {
     setError('');
     seen(o.id);
     try {

@@ -1,38 +1,20 @@
+import { OPEN_SITUATIONS, type PanelOverview, type PanelStore } from '@od/contracts/browser';
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { api, type Store, storePath } from '../api.ts';
+import { api, storePath } from '../api.ts';
 import { Banner, Ctx, fmtDate, LoadError, money, useT } from '../ui.tsx';
 import { word } from '../words.ts';
 
-export interface OverviewAnswer {
-  today: { orders: number; sales: number; cancelled: number };
-  open: Record<string, number>;
-  /** OWNER only (credentials area) */
-  integrations?: {
-    clientId: string;
-    name: string;
-    status: string;
-    deliveryMode: string;
-    lastPollAt: string | null;
-    lastDeliveredAt: string | null;
-    pending: number;
-    webhookDeactivated: boolean;
-    consecutiveFailures: number;
-  }[];
-}
-
-const OPEN = ['PENDING_PAYMENT', 'PENDING', 'ACCEPTED', 'PREPARING', 'READY', 'DELIVERY'];
-
 /** The store's landing screen: today's orders and sales, open orders by state, integration health. */
-export function Overview(props: { store: Store }) {
+export function Overview(props: { store: PanelStore }) {
   const t = useT();
   const { lang } = useContext(Ctx);
-  const [data, setData] = useState<OverviewAnswer | null>(null);
+  const [data, setData] = useState<PanelOverview | null>(null);
   const [failed, setFailed] = useState(false);
   const load = () => {
     setFailed(false);
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
-    api<OverviewAnswer>(
+    api<PanelOverview>(
       'GET',
       storePath(props.store.merchantId, `/overview?since=${encodeURIComponent(midnight.toISOString())}`),
     )
@@ -60,7 +42,7 @@ export function Overview(props: { store: Store }) {
       <section class="card stat" aria-labelledby="ov-open">
         <h2 id="ov-open">{t('ov.open')}</h2>
         <dl class="stats">
-          {OPEN.filter((s) => s !== 'PENDING_PAYMENT' || data.open[s]).map((s) => (
+          {OPEN_SITUATIONS.filter((s) => s !== 'PENDING_PAYMENT' || data.open[s]).map((s) => (
             <div key={s}>
               <dt>{word(lang, 'situation', s)}</dt>
               <dd data-open={s}>{data.open[s] ?? 0}</dd>

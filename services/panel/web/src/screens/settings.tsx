@@ -1,31 +1,33 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Store, storePath } from '../api.ts';
-import { Banner, Field, useT } from '../ui.tsx';
+import type { PanelStore } from '@od/contracts/browser';
+import { useContext, useEffect, useState } from 'preact/hooks';
+import { api, errorText, fieldErrors, storePath } from '../api.ts';
+import { fieldLabel } from '../i18n.ts';
+import { Banner, Ctx, Field, LoadError, useT } from '../ui.tsx';
 import { ConfirmationTimeout, HoursEditor, OpenSwitch, type StoreDayView } from './store-day.tsx';
 
-interface Merchant extends StoreDayView {
-  name: string;
-  description: string;
-  contactEmails: string[];
-  contactPhones: string[];
-}
+type Merchant = StoreDayView;
 const list = (v: FormDataEntryValue | null) =>
   String(v ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
 
-export function Settings(props: { store: Store }) {
+export function Settings(props: { store: PanelStore }) {
   const t = useT();
   const [m, setM] = useState<Merchant | null>(null);
   const [msg, setMsg] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const { lang } = useContext(Ctx);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const path = storePath(props.store.merchantId);
-  useEffect(() => {
+  const [failed, setFailed] = useState(false);
+  const load = () => {
+    setFailed(false);
     api<Merchant>('GET', path)
       .then(setM)
-      .catch(() => setMsg({ kind: 'error', text: t('error.generic') }));
-  }, [path]);
+      .catch(() => setFailed(true));
+  };
+  useEffect(load, [path]);
+  if (failed) return <LoadError onRetry={load} />;
   if (!m) return <p>{t('loading')}</p>;
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -42,14 +44,15 @@ export function Settings(props: { store: Store }) {
       setErrors({});
       setMsg({ kind: 'ok', text: t('settings.saved') });
     } catch (err) {
-      setErrors(err instanceof ApiError ? (err.body?.errors ?? {}) : {});
-      setMsg({ kind: 'error', text: err instanceof ApiError ? err.message : t('error.generic') });
+      const fields = fieldErrors(err, (p) => fieldLabel(t, p));
+      setErrors(fields);
+      const general = Object.keys(fields).length
+        ? t('error.fields')
+        : errorText(err, lang, t('error.generic'));
+      setMsg({ kind: 'error', text: general });
     }
   };
-  const err = (k: string) =>
-    Object.entries(errors)
-      .find(([p]) => p.startsWith(k))?.[1]
-      .join(' ');
+  const err = (k: string): string | undefined => errors[k];
   const day = { view: m, path, onSaved: (v: StoreDayView) => setM(v as Merchant) };
   return (
     <>

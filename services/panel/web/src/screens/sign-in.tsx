@@ -1,8 +1,9 @@
+import { PANEL_PASSWORD_MAX, PANEL_PASSWORD_MIN, type PanelMe } from '@od/contracts/browser';
 import { useState } from 'preact/hooks';
-import { ApiError, api, type Me } from '../api.ts';
+import { ApiError, api } from '../api.ts';
 import { Banner, Field, useT } from '../ui.tsx';
 
-export function SignIn(props: { onSignedIn: (me: Me) => void }) {
+export function SignIn(props: { onSignedIn: (me: PanelMe) => void }) {
   const t = useT();
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -13,7 +14,7 @@ export function SignIn(props: { onSignedIn: (me: Me) => void }) {
     setError('');
     try {
       props.onSignedIn(
-        await api<Me>('POST', '/session', { email: form.get('email'), password: form.get('password') }),
+        await api<PanelMe>('POST', '/session', { email: form.get('email'), password: form.get('password') }),
       );
     } catch (err) {
       setError(err instanceof ApiError && err.status === 429 ? t('signin.limited') : t('signin.failed'));
@@ -65,14 +66,19 @@ export function Setup() {
   if (state === 'invalid') return <Banner kind="error">{t('setup.invalid')}</Banner>;
   return (
     <form class="card narrow" onSubmit={submit}>
-      <p>{t('setup.hint')}</p>
+      <p>
+        {t('setup.hint')
+          .replace('{min}', String(PANEL_PASSWORD_MIN))
+          .replace('{max}', String(PANEL_PASSWORD_MAX))}
+      </p>
       <Field id="password" label={t('signin.password')} error={error}>
         <input
           id="password"
           name="password"
           type="password"
           autocomplete="new-password"
-          minLength={10}
+          minLength={PANEL_PASSWORD_MIN}
+          maxLength={PANEL_PASSWORD_MAX}
           required
         />
       </Field>

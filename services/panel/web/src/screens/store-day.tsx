@@ -1,54 +1,41 @@
-import { useState } from 'preact/hooks';
-import { ApiError, api } from '../api.ts';
-import type { Key } from '../i18n.ts';
-import { Banner, Field, useT } from '../ui.tsx';
+import { type AdminMerchant, DAYS_OF_WEEK, type ServiceHours, type TimePeriods } from '@od/contracts/browser';
+import { useContext, useState } from 'preact/hooks';
+import { api, errorText, fieldErrors } from '../api.ts';
+import { fieldLabel, type Key, type Lang } from '../i18n.ts';
+import { Banner, Ctx, Field, useT } from '../ui.tsx';
+import { word } from '../words.ts';
 
 /** The store's day as the admin view shows it (catalog's admin.merchant.get). */
-export interface StoreDayView {
-  status: string;
-  switchStatus: 'AVAILABLE' | 'UNAVAILABLE';
-  pausedUntil: string | null;
-  pauseReason: string | null;
-  timeZone: string;
-  serviceHours: Hours | null;
-  confirmationTimeoutSeconds: number;
-  openNow: { serviceType: string; open: boolean; reason?: string }[];
-}
-interface Period {
-  startTime: string;
-  endTime: string;
-}
-interface Hours {
-  weekHours: { dayOfWeek: string[]; timePeriods: Period }[];
-  holidayHours: { date: string; timePeriods?: Period }[];
-}
-
-const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+export type StoreDayView = AdminMerchant;
 const PAUSES = [15, 30, 60];
 
 type Props<T> = { view: T; path: string; onSaved: (v: T) => void };
 
 function useSave<T>(p: Props<T>) {
   const t = useT();
+  const { lang } = useContext(Ctx);
   const [msg, setMsg] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const save = async (body: unknown, ok: Key) => {
     try {
       p.onSaved(await api<T>('PATCH', p.path, body));
       setMsg({ kind: 'ok', text: t(ok) });
     } catch (err) {
-      const fields = err instanceof ApiError ? Object.values(err.body?.errors ?? {}).flat() : [];
-      const text = err instanceof ApiError ? [err.message, ...fields].join(' ') : t('error.generic');
+      // the refusal in the merchant's words, each field named as the screen names it
+      const fields = Object.values(fieldErrors(err, (path) => fieldLabel(t, path)));
+      const text = fields.length ? fields.join(' ') : errorText(err, lang, t('error.generic'));
       setMsg({ kind: 'error', text });
     }
   };
   return { msg, save };
 }
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (iso: string, lang: Lang) =>
+  new Date(iso).toLocaleTimeString(lang === 'en' ? 'en-GB' : 'pt-BR', { hour: '2-digit', minute: '2-digit' });
 
 /** The big open/closed switch, what intake does right now, and the timed pauses. */
 export function OpenSwitch(p: Props<StoreDayView>) {
   const t = useT();
+  const { lang } = useContext(Ctx);
   const { msg, save } = useSave(p);
   const [reason, setReason] = useState('');
   const v = p.view;
@@ -69,7 +56,7 @@ export function OpenSwitch(p: Props<StoreDayView>) {
       >
         {on
           ? paused
-            ? `${t('day.openPaused')} ${time(v.pausedUntil as string)}`
+            ? `${t('day.openPaused')} ${time(v.pausedUntil as string, lang)}`
             : t('day.open')
           : t('day.closed')}
       </button>
@@ -77,14 +64,15 @@ export function OpenSwitch(p: Props<StoreDayView>) {
       <ul class="open-now">
         {v.openNow.map((s) => (
           <li key={s.serviceType}>
-            {s.serviceType}: {s.open ? t('day.taking') : t(`day.reason.${s.reason}` as Key)}
+            {word(lang, 'service', s.serviceType)}:{' '}
+            {s.open ? t('day.taking') : t(`day.reason.${s.reason}` as Key)}
           </li>
         ))}
       </ul>
       {paused ? (
         <div class="row">
           <Banner kind="warn">
-            {t('day.pausedUntil')} {time(v.pausedUntil as string)} ({v.pauseReason})
+            {t('day.pausedUntil')} {time(v.pausedUntil as string, lang)} ({v.pauseReason})
           </Banner>
           <button type="button" class="primary" onClick={() => save({ pause: null }, 'day.resumed')}>
             {t('day.resume')}
@@ -117,8 +105,8 @@ export function OpenSwitch(p: Props<StoreDayView>) {
   );
 }
 
-const emptyHours = (): Hours => ({
-  weekHours: [{ dayOfWeek: [...DAYS], timePeriods: { startTime: '11:00', endTime: '23:00' } }],
+const emptyHours = (): ServiceHours => ({
+  weekHours: [{ dayOfWeek: [...DAYS_OF_WEEK], timePeriods: { startTime: '11:00', endTime: '23:00' } }],
   holidayHours: [],
 });
 
@@ -126,9 +114,9 @@ const emptyHours = (): Hours => ({
 export function HoursEditor(p: Props<StoreDayView>) {
   const t = useT();
   const { msg, save } = useSave(p);
-  const [h, setH] = useState<Hours | null>(p.view.serviceHours);
+  const [h, setH] = useState<ServiceHours | null>(p.view.serviceHours);
   const [zone, setZone] = useState(p.view.timeZone);
-  const set = (fn: (x: Hours) => void) => {
+  const set = (fn: (x: ServiceHours) => void) => {
     if (!h) return;
     const next = structuredClone(h);
     fn(next);
@@ -156,7 +144,7 @@ export function HoursEditor(p: Props<StoreDayView>) {
               <legend>
                 {t('hours.period')} {i + 1}
               </legend>
-              {DAYS.map((d) => (
+              {DAYS_OF_WEEK.map((d) => (
                 <label class="check" key={d}>
                   <input
                     type="checkbox"
@@ -165,7 +153,7 @@ export function HoursEditor(p: Props<StoreDayView>) {
                       set((x) => {
                         const days = x.weekHours[i].dayOfWeek.filter((y) => y !== d);
                         x.weekHours[i].dayOfWeek = e.currentTarget.checked
-                          ? DAYS.filter((y) => days.includes(y) || y === d)
+                          ? DAYS_OF_WEEK.filter((y) => days.includes(y) || y === d)
                           : days;
                       })
                     }
@@ -274,7 +262,7 @@ export function HoursEditor(p: Props<StoreDayView>) {
   );
 }
 
-function PeriodInputs(p: { id: string; value: Period; onChange: (v: Period) => void }) {
+function PeriodInputs(p: { id: string; value: TimePeriods; onChange: (v: TimePeriods) => void }) {
   const t = useT();
   return (
     <>

@@ -1,9 +1,10 @@
+import type { PanelMe } from '@od/contracts/browser';
 import { useContext } from 'preact/hooks';
-import type { Me } from '../api.ts';
+
 import { Ctx, useT } from '../ui.tsx';
 import { word } from '../words.ts';
 
-export function StorePicker(props: { me: Me; onPick: (merchantId: string) => void }) {
+export function StorePicker(props: { me: PanelMe; onPick: (merchantId: string) => void }) {
   const t = useT();
   const { lang } = useContext(Ctx);
   if (props.me.stores.length === 0) return <p>{t('stores.none')}</p>;

@@ -1,54 +1,36 @@
+import type {
+  CredentialRecord,
+  PanelStore,
+  WebhookAttemptView,
+  WebhookEndpointView,
+  WebhookTestResult,
+} from '@od/contracts/browser';
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { api, errorText, fieldErrors, type Store, storePath } from '../api.ts';
+import { api, errorText, fieldErrors, storePath } from '../api.ts';
 import { fieldLabel } from '../i18n.ts';
 import { Banner, Confirm, Ctx, Field, fmtDate, Grid, useT } from '../ui.tsx';
 import { word } from '../words.ts';
-import { type Credential, SecretsOnce } from './credentials.tsx';
-
-interface Endpoint {
-  webhookUrl: string | null;
-  deactivated: boolean;
-  pending: number;
-  consecutiveFailures: number;
-}
-interface Attempt {
-  id: number;
-  eventId: string;
-  eventType: string;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  success: boolean;
-}
-
-interface TestResult {
-  statusCode: number | null;
-  success: boolean;
-  durationMs: number;
-  error: string | null;
-  responseBody: string | null;
-}
+import { SecretsOnce } from './secrets-once.tsx';
 
 /** URL (saving it answers a new secret, shown once), rotation, deactivation banner, attempts, resend. */
-export function Webhook(props: { store: Store; credential: Credential; onChanged: () => void }) {
+export function Webhook(props: { store: PanelStore; credential: CredentialRecord; onChanged: () => void }) {
   const t = useT();
   const { lang } = useContext(Ctx);
   const base = storePath(props.store.merchantId, `/credentials/${props.credential.clientId}`);
-  const [endpoint, setEndpoint] = useState<Endpoint | null>(null);
-  const [attempts, setAttempts] = useState<Attempt[]>([]);
+  const [endpoint, setEndpoint] = useState<WebhookEndpointView | null>(null);
+  const [attempts, setAttempts] = useState<WebhookAttemptView[]>([]);
   const [secret, setSecret] = useState<string | null>(null);
   const [rotate, setRotate] = useState(false);
   const [error, setError] = useState('');
   const [urlError, setUrlError] = useState('');
   const [ok, setOk] = useState('');
-  const [test, setTest] = useState<TestResult | null>(null);
+  const [test, setTest] = useState<WebhookTestResult | null>(null);
   const [testing, setTesting] = useState(false);
   const load = async () => {
-    setEndpoint(await api<Endpoint>('GET', `${base}/webhook`).catch(() => null));
+    setEndpoint(await api<WebhookEndpointView>('GET', `${base}/webhook`).catch(() => null));
     setAttempts(
       (
-        await api<{ items: Attempt[] }>('GET', `${base}/webhook-attempts?limit=20`).catch(() => ({
+        await api<{ items: WebhookAttemptView[] }>('GET', `${base}/webhook-attempts?limit=20`).catch(() => ({
           items: [],
         }))
       ).items,
@@ -139,7 +121,7 @@ export function Webhook(props: { store: Store; credential: Credential; onChanged
             onClick={async () => {
               setTesting(true);
               setTest(null);
-              await run(async () => setTest(await api<TestResult>('POST', `${base}/webhook-test`)));
+              await run(async () => setTest(await api<WebhookTestResult>('POST', `${base}/webhook-test`)));
               setTesting(false);
             }}
           >
