@@ -163,6 +163,9 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     const link = new URL(inv.setupUrl);
     await page.goto(url(link.pathname + link.hash));
     await page.getByLabel('Senha', { exact: true }).waitFor();
+    // the policy's numbers come from the contracts (PANEL_PASSWORD_MIN/MAX), as the server's
+    await page.getByText('Use de 12 a 128 caracteres').waitFor();
+    expect(await page.getByLabel('Senha', { exact: true }).getAttribute('minlength')).toBe('12');
     await check(page, '01-password-setup');
     await page.getByLabel('Senha', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Repita a senha').fill(PASSWORD);
@@ -511,10 +514,26 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     await page.getByLabel('Descrição').fill('Forno a lenha');
     await page.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Dados salvos.').waitFor();
+    // service types and refusals in the merchant's words, never a code or an API field
+    const openNow = page.locator('.open-now');
+    await openNow.getByText(/^Entrega: /).waitFor();
+    expect(await openNow.textContent()).not.toMatch(/DELIVERY|TAKEOUT|AVAILABLE|undefined/);
+    await page.getByLabel('Fuso horário (IANA)').fill('Marte/Base');
+    await page.getByRole('button', { name: 'Gravar horários' }).click();
+    const refused = page.locator('#hours-title ~ .banner, #hours-title + .banner').first();
+    await refused.getByText(/Fuso horário/).waitFor();
+    expect(await refused.textContent()).not.toMatch(/timeZone/);
+    await page.getByLabel('Fuso horário (IANA)').fill('America/Sao_Paulo');
     await check(page, '20-store-settings');
     await page.getByRole('button', { name: 'English' }).click();
     await tab('Orders');
     await page.getByText('Create test order').waitFor();
+    await tab('Store');
+    await page
+      .locator('.open-now')
+      .getByText(/^Delivery: /)
+      .waitFor();
+    await tab('Orders');
     await page.locator(`article[data-order-id="${boardOrder}"]`).getByText('Delivery · Cancelled').waitFor();
     await check(page, '21-orders-english');
     await page.getByRole('button', { name: 'Português' }).click();
@@ -595,6 +614,18 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     await page.unroute('**/panel/api/stores/*/menu');
     await page.getByRole('button', { name: 'Tentar de novo' }).click();
     await page.locator('#item-0-name').waitFor();
+    // the settings screen too (its read failing used to leave "Carregando…" forever)
+    await page.route('**/panel/api/stores/*', (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"unavailable"}' })
+        : route.continue(),
+    );
+    await tab('Loja');
+    await page.getByText('Não foi possível carregar.', { exact: false }).waitFor();
+    expect(await page.getByText('Carregando…').count()).toBe(0);
+    await page.unroute('**/panel/api/stores/*');
+    await page.getByRole('button', { name: 'Tentar de novo' }).click();
+    await page.locator('#st-name').waitFor();
   }, 60_000);
   it("the store's day: the big switch, a 15-minute pause, opening hours, the confirmation time", async () => {
     const view = async () => (await stack.admin('GET', `/admin/v1/merchants/${merchantId}`)).json();

@@ -1,3 +1,16 @@
+import {
+  API_PROFILES,
+  CREDENTIAL_STATUSES,
+  DELIVERY_MODES,
+  EVENT_TYPES,
+  MERCHANT_STATUSES,
+  ORDER_TYPES,
+  PANEL_ROLES,
+  PAYMENT_METHODS,
+  SERVICE_TYPES,
+  SITUATIONS,
+  WEBHOOK_DELIVERY_STATUSES,
+} from '@od/contracts/browser';
 import { describe, expect, it } from 'vitest';
 import { apiErrorText, countdown, elapsed, formatBrl, historyLine, parseBrl, word } from './words.ts';
 
@@ -10,6 +23,28 @@ describe('the merchant words', () => {
     expect(word('en', 'situation', 'DONE')).toBe('Finished');
     expect(word('pt-BR', 'payment', 'CASH')).toBe('Dinheiro');
     expect(word('pt-BR', 'event', 'SOMETHING_NEW')).toBe('SOMETHING_NEW');
+  });
+
+  it('has words for every code of the contracts, in both languages (no raw code on any screen)', () => {
+    const lists = {
+      situation: SITUATIONS,
+      done: SITUATIONS,
+      type: ORDER_TYPES,
+      status: [...CREDENTIAL_STATUSES, ...MERCHANT_STATUSES],
+      mode: DELIVERY_MODES,
+      profile: API_PROFILES,
+      service: SERVICE_TYPES,
+      event: EVENT_TYPES,
+      delivery: WEBHOOK_DELIVERY_STATUSES,
+      role: PANEL_ROLES,
+      payment: PAYMENT_METHODS,
+    } as const;
+    for (const lang of ['pt-BR', 'en'] as const)
+      for (const [group, codes] of Object.entries(lists))
+        for (const code of codes)
+          expect(word(lang, group as keyof typeof lists, code), `${lang} ${group} ${code}`).not.toBe(code);
+    expect(word('pt-BR', 'service', 'TAKEOUT')).toBe('Retirada');
+    expect(word('en', 'profile', 'SPEC')).toBe('Platform standard');
   });
 
   it("says an API refusal in the merchant's words, the service's message when unknown", () => {

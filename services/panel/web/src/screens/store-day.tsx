@@ -21,7 +21,10 @@ function useSave<T>(p: Props<T>) {
       setMsg({ kind: 'ok', text: t(ok) });
     } catch (err) {
       // the refusal in the merchant's words, each field named as the screen names it
-      const fields = Object.values(fieldErrors(err, (path) => fieldLabel(t, path)));
+      const fields = Object.entries(fieldErrors(err, (path) => fieldLabel(t, path))).map(([field, text]) => {
+        const label = fieldLabel(t, field);
+        return text.startsWith(label) ? text : `${label}: ${text}`;
+      });
       const text = fields.length ? fields.join(' ') : errorText(err, lang, t('error.generic'));
       setMsg({ kind: 'error', text });
     }
