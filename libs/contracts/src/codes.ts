@@ -5,17 +5,17 @@
  * shape that uses it.
  */
 
-/** An order's situation (orders' state machine). */
-export const SITUATIONS = [
+/** Situations an order leaves only by moving on: the overview's "open orders". */
+export const OPEN_SITUATIONS = [
   'PENDING_PAYMENT',
   'PENDING',
   'ACCEPTED',
   'PREPARING',
   'READY',
   'DELIVERY',
-  'DONE',
-  'CANCELLED',
 ] as const;
+/** An order's situation (orders' state machine): the open ones, then the two final ones. */
+export const SITUATIONS = [...OPEN_SITUATIONS, 'DONE', 'CANCELLED'] as const;
 export type Situation = (typeof SITUATIONS)[number];
 
 /** Public lifecycle actions (`POST /v1/orders/{orderId}/{action}`), also the panel's clicks. */
@@ -126,13 +126,3 @@ export type PanelRole = (typeof PANEL_ROLES)[number];
  */
 export const PANEL_PASSWORD_MIN = 12;
 export const PANEL_PASSWORD_MAX = 128;
-
-/** Situations an order leaves only by moving on: the overview's "open orders". */
-export const OPEN_SITUATIONS = [
-  'PENDING_PAYMENT',
-  'PENDING',
-  'ACCEPTED',
-  'PREPARING',
-  'READY',
-  'DELIVERY',
-] as const satisfies readonly Situation[];
