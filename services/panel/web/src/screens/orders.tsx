@@ -1,29 +1,13 @@
-import type {
-  BoardEvent,
-  OrderAction,
-  OrderCard,
-  PanelOrderDetail,
-  PanelStore,
-  Situation,
-} from '@od/contracts/browser';
+import type { BoardEvent, OrderAction, OrderCard, PanelOrderDetail, PanelStore } from '@od/contracts/browser';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { api, boardCards, errorText, storePath } from '../api.ts';
 import { askNotify, beep, notify, notifyAllowed, setSound, setUnseen, soundWanted } from '../attention.ts';
 import type { Key } from '../i18n.ts';
 import { Banner, Choice, Ctx, LoadError, money, useT } from '../ui.tsx';
 import { countdown, elapsed, word } from '../words.ts';
+import { COLUMNS } from './board-columns.ts';
 import { CancelOrder } from './cancel-order.tsx';
 import { OrderDetail, Ticket } from './order-detail.tsx';
-
-/** The board's columns: each situation in one (a test asserts every situation has its column). */
-export const COLUMNS: { key: Key; situations: readonly Situation[] }[] = [
-  { key: 'col.new', situations: ['PENDING_PAYMENT', 'PENDING'] },
-  { key: 'col.accepted', situations: ['ACCEPTED'] },
-  { key: 'col.preparing', situations: ['PREPARING'] },
-  { key: 'col.ready', situations: ['READY'] },
-  { key: 'col.delivery', situations: ['DELIVERY'] },
-  { key: 'col.done', situations: ['DONE', 'CANCELLED'] },
-];
 
 /** A minute is enough for "12 min"; a second when a confirmation countdown is on screen. */
 function useNow(fast: boolean) {
