@@ -666,7 +666,8 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     await page.getByRole('button', { name: 'Remover todos os horários' }).click();
     await page.getByRole('button', { name: 'Gravar horários' }).click();
     await page.getByRole('button', { name: 'Definir horários' }).waitFor();
-    expect((await view()).serviceHours).toBeNull();
+    // the button shows as soon as the hours are cleared on screen; the save answers a moment later
+    await expect.poll(async () => (await view()).serviceHours, { timeout: 10_000 }).toBeNull();
 
     await page.getByLabel('Minutos').fill('5');
     await page.getByRole('button', { name: 'Gravar tempo' }).click();
