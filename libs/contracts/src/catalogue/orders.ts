@@ -15,10 +15,10 @@ import {
   cancelSchema,
   courierUpdateSchema,
   ORDER_ACTIONS,
+  type Order,
   orderEditSchema,
   orderIntakeSchema,
   orderSchema,
-  type Order,
 } from '../order.ts';
 import { orderCardsQuerySchema, orderCardsReplySchema } from '../order-card.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
