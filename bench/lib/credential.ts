@@ -1,3 +1,5 @@
+import { tokenRequest } from '@od/testing';
+
 /** An access token of a credential (client_credentials at the token endpoint). */
 export async function accessToken(
   publicUrl: string,
@@ -5,13 +7,7 @@ export async function accessToken(
   clientSecret: string,
 ): Promise<string> {
   const t = await fetch(`${publicUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
+    ...tokenRequest(clientId, clientSecret),
     signal: AbortSignal.timeout(30_000),
   });
   const tb = (await t.json()) as { access_token?: string };

@@ -51,19 +51,20 @@ export function requestToken(
   clientSecret: string,
   gw = 0,
 ): Promise<Response> {
-  return stack.api(
-    '/oauth/token',
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }).toString(),
-    },
-    gw,
-  );
+  return stack.api('/oauth/token', tokenRequest(clientId, clientSecret), gw);
+}
+
+/** The request an integrator sends to the token endpoint (form body, client_credentials). */
+export function tokenRequest(clientId: string, clientSecret: string): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    }).toString(),
+  };
 }
 
 /** A credential of `merchantId` through the Admin API (polling, marketplace orders included). */
