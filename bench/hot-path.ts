@@ -14,10 +14,10 @@ import path from 'node:path';
 import type { Request } from 'autocannon';
 import { Command } from 'commander';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
-import { cpuPerRequest, type ProcessGroups, processTree } from './lib/cpu.ts';
-import { pollingCredential } from './lib/credential.ts';
+import { cpuPerRequest, stackGroups } from './lib/cpu.ts';
+import { okJson, pollingCredential } from './lib/credential.ts';
 import { load } from './lib/load.ts';
-import { pidOf, rss } from './lib/proc.ts';
+import { rss } from './lib/proc.ts';
 import { RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
 
 const o = new Command('bench:hot-path')
@@ -46,11 +46,6 @@ const log = (m: string) =>
   process.stderr.write(`[hot-path ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const defaults = { duration: Number(o.duration), connections: Number(o.connections) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function json<T>(r: Response): Promise<T> {
-  if (r.status >= 300) throw new Error(`${r.url} answered ${r.status}: ${await r.text()}`);
-  return (await r.json()) as T;
-}
 
 const profDir = path.join(RESULTS_DIR, 'prof');
 if (o.prof) {
@@ -122,7 +117,8 @@ try {
       throw new Error(`GET/POST ${p}: ${(e as Error).message}`);
     });
   const merchant = async () =>
-    (await json<{ id: string }>(await admin('POST', '/admin/v1/merchants', { name: 'Hot', test: true }))).id;
+    (await okJson<{ id: string }>(await admin('POST', '/admin/v1/merchants', { name: 'Hot', test: true })))
+      .id;
   const tokens = async (merchantId: string, n: number) => {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
@@ -145,13 +141,13 @@ try {
   const stores = Math.max(1, Math.ceil(Number(o.credentials) / PER_STORE));
   const order = async (merchantId: string) =>
     (
-      await json<{ id: string }>(
+      await okJson<{ id: string }>(
         await admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'DELIVERY' }),
       )
     ).id;
   const pending = async (token: string) =>
     (
-      await json<unknown[]>(
+      await okJson<unknown[]>(
         await api('/v1/events:polling?limit=200', { headers: { authorization: `Bearer ${token}` } }),
       )
     ).length;
@@ -183,15 +179,7 @@ try {
   }
 
   if (o.limits === 'on') await stack.restartGateway({ RATE_LIMIT_ENABLED: 'true' });
-  const pgPid = pidOf('postgres', `-p ${pgServer.port}`);
-  const redisPid = pidOf('redis-server', String(redis.port));
-  const groups = (service: string): ProcessGroups => ({
-    gateway: () => [stack.procs.get('gateway')!.pid],
-    [service]: () => [stack.procs.get(service)!.pid],
-    nats: () => [stack.nats.pid],
-    postgres: () => processTree(pgPid),
-    redis: () => [redisPid],
-  });
+  const groups = stackGroups(stack, pgServer, redis);
   const figures = [
     { name: 'poll (empty)', service: 'feed', requests: reqs(emptyTokens, () => '/v1/events:polling') },
     { name: 'poll (10 events)', service: 'feed', requests: reqs(busyTokens, () => '/v1/events:polling') },

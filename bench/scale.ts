@@ -14,10 +14,9 @@ import { Command } from 'commander';
 import pg from 'pg';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
 import { runRetention } from '../services/feed/src/db/queries.ts';
-import { cpuPerRequest, type ProcessGroups, processTree } from './lib/cpu.ts';
-import { pollingCredential } from './lib/credential.ts';
+import { cpuPerRequest, stackGroups } from './lib/cpu.ts';
+import { okJson, pollingCredential } from './lib/credential.ts';
 import { load } from './lib/load.ts';
-import { pidOf } from './lib/proc.ts';
 import { FULL, type SeedResult, seedPlatform, tableSizes } from './lib/seed.ts';
 import { type ProcessStack, RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
 import { lineChart, stackedBars } from './lib/svg.ts';
@@ -68,11 +67,6 @@ interface ScaleRun {
   };
 }
 
-async function json<T>(r: Response): Promise<T> {
-  if (r.status >= 300) throw new Error(`${r.url} answered ${r.status}: ${await r.text()}`);
-  return (await r.json()) as T;
-}
-
 async function runScale(scale: number): Promise<ScaleRun> {
   log(`scale ${scale}: starting PostgreSQL, Redis and NATS of its own`);
   const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
@@ -92,7 +86,7 @@ async function runScale(scale: number): Promise<ScaleRun> {
     const api = (p: string, init: RequestInit = {}) => fetch(s.publicUrl + p, init);
 
     // the measured store and its two credentials
-    const store = await json<{ id: string }>(
+    const store = await okJson<{ id: string }>(
       await admin('POST', '/admin/v1/merchants', { name: 'Medida', test: true }),
     );
     const merchantId = store.id;
@@ -104,11 +98,11 @@ async function runScale(scale: number): Promise<ScaleRun> {
     const c1 = await cred('empty poller');
     const c2 = await cred('busy poller');
     const createOrder = async () =>
-      json<{ id: string }>(
+      okJson<{ id: string }>(
         await admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'DELIVERY' }),
       );
     const pollAll = async (auth: Record<string, string>) =>
-      json<{ eventId: string; orderId: string; createdAt: string }[]>(
+      okJson<{ eventId: string; orderId: string; createdAt: string }[]>(
         await api('/v1/events:polling?limit=200', { headers: auth }),
       );
     const ackAll = async (auth: Record<string, string>, ids: string[]) => {
@@ -169,14 +163,7 @@ async function runScale(scale: number): Promise<ScaleRun> {
     log(`seeded ${JSON.stringify(seeded)}`);
     const sizes = await tableSizes(db);
 
-    const pgPid = pidOf('postgres', `-p ${pgServer.port}`);
-    const groups = (service: string): ProcessGroups => ({
-      gateway: () => [s.procs.get('gateway')!.pid],
-      [service]: () => [s.procs.get(service)!.pid],
-      nats: () => [s.nats.pid],
-      postgres: () => processTree(pgPid),
-      redis: () => [pidOf('redis-server', String(redis.port))],
-    });
+    const groups = stackGroups(s, pgServer, redis);
     const bareLoad = await load(bare.url, { path: '/' }, defaults);
     const figures: Figure[] = [];
     const measure = async (name: string, service: string, req: LoadOptions) => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { pidOf } from './proc.ts';
 
 const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
 
@@ -78,4 +79,24 @@ export async function cpuPerRequest(
   }
   out.total = Object.values(out).reduce((n, v) => n + v, 0);
   return out;
+}
+
+/**
+ * The processes a request to `service` crosses in a bench stack: the gateway, that service, its
+ * nats-server, its PostgreSQL (the postmaster and its backends) and its Redis, found by port.
+ */
+export function stackGroups(
+  stack: { procs: Map<string, { pid: number }>; nats: { pid: number } },
+  pg: { port: number },
+  redis: { port: number },
+): (service: string) => ProcessGroups {
+  const pgPid = pidOf('postgres', `-p ${pg.port}`);
+  const redisPid = pidOf('redis-server', String(redis.port));
+  return (service) => ({
+    gateway: () => [stack.procs.get('gateway')!.pid],
+    [service]: () => [stack.procs.get(service)!.pid],
+    nats: () => [stack.nats.pid],
+    postgres: () => processTree(pgPid),
+    redis: () => [redisPid],
+  });
 }

@@ -1,5 +1,11 @@
 import { tokenRequest } from '@od/testing';
 
+/** The JSON body of a 2xx answer; anything else throws with the status and the body. */
+export async function okJson<T>(r: Response): Promise<T> {
+  if (r.status >= 300) throw new Error(`${r.url} answered ${r.status}: ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
 /** An access token of a credential (client_credentials at the token endpoint). */
 export async function accessToken(
   publicUrl: string,

@@ -36,8 +36,11 @@ export const privateKeyFromSeed = (seed: Buffer): KeyObject =>
   createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
 export const publicKeyFromRaw = (raw: Buffer): KeyObject =>
   createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+/** The raw 32 bytes of an Ed25519 public key (given it, or the private key it belongs to). */
 export const rawPublicKey = (key: KeyObject): Buffer =>
-  (createPublicKey(key).export({ format: 'der', type: 'spki' }) as Buffer).subarray(SPKI_PREFIX.length);
+  (
+    (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'der', type: 'spki' }) as Buffer
+  ).subarray(SPKI_PREFIX.length);
 
 /** Development key of a signer: derived from its name, so every process knows every key. Never in production. */
 const devSeed = (name: SignerName) => createHash('sha256').update(`od-dev-rpc-signing-key:${name}`).digest();
@@ -81,9 +84,7 @@ const x25519Private = (seed: Buffer): KeyObject =>
 
 /** X25519 public key of an Ed25519 public key: u = (1 + y) / (1 - y) mod p. */
 export function x25519PublicOf(ed: KeyObject): KeyObject {
-  const raw = Buffer.from(
-    (ed.export({ format: 'der', type: 'spki' }) as Buffer).subarray(SPKI_PREFIX.length),
-  );
+  const raw = Buffer.from(rawPublicKey(ed));
   raw[31] &= 0x7f; // the sign of x does not matter to u
   const y = le(raw);
   const u = ((1n + y) * modPow((1n - y + P) % P, P - 2n)) % P;
