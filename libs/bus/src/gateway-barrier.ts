@@ -13,6 +13,23 @@ export const REGISTRY_LIST_TIMEOUT_MS = 1_500;
 
 const enc = new TextEncoder();
 
+type Registry = Awaited<ReturnType<Kvm['open']>>;
+/** the registry bucket's handle per connection and bucket: opening it costs a STREAM.INFO round trip */
+const registries = new WeakMap<NatsConnection, Map<string, Promise<Registry>>>();
+function registry(nc: NatsConnection, bucket: string): Promise<Registry> {
+  let byBucket = registries.get(nc);
+  if (!byBucket) registries.set(nc, (byBucket = new Map()));
+  let kv = byBucket.get(bucket);
+  if (!kv) {
+    const opening = new Kvm(nc).open(bucket);
+    byBucket.set(bucket, opening);
+    // a bucket that does not exist yet is looked up again next time
+    opening.catch(() => byBucket.delete(bucket));
+    kv = opening;
+  }
+  return kv;
+}
+
 /**
  * Asks every gateway replica registered in the registry bucket (services/gateway
  * auth/credentials-sync.ts) to confirm its credentials view includes revision `rev`, each on its own
@@ -30,7 +47,7 @@ export async function confirmAtGateways(
   const ids = new Set<string>(self ? [self] : []);
   let listedAll = true;
   try {
-    const kv = await new Kvm(nc).open(n.gatewaysBucket);
+    const kv = await registry(nc, n.gatewaysBucket);
     const keys = await kv.keys();
     // a heartbeat landing during the listing can yield a key twice
     const listing = (async () => {
