@@ -54,7 +54,9 @@ describe('store switch (the contract: PATCH status UNAVAILABLE closes, AVAILABLE
     expect((await r.json()).status).toBe('UNAVAILABLE');
     expect((await publicMerchant(merchantId)).status).toBe('UNAVAILABLE');
     for (const type of ['DELIVERY', 'TAKEOUT', 'INDOOR'])
-      await expectClosed(await order(merchantId, { type }), merchantId, 0);
+      expect((await expectClosed(await order(merchantId, { type }), merchantId, 0)).message).toBe(
+        'A loja está fechada e não recebe pedidos.',
+      );
     // scheduled for tomorrow: the switch holds whatever the time
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
     await expectClosed(
@@ -130,7 +132,9 @@ describe('service switches', () => {
         ['TAKEOUT', 'AVAILABLE'],
       ],
     );
-    await expectClosed(await order(merchantId, { type: 'DELIVERY' }), merchantId, 0);
+    expect((await expectClosed(await order(merchantId, { type: 'DELIVERY' }), merchantId, 0)).message).toBe(
+      'A loja não está recebendo pedidos para entrega.',
+    );
     expect((await order(merchantId, { type: 'TAKEOUT' })).status).toBe(201);
     expect((await order(merchantId, { type: 'INDOOR' })).status).toBe(201);
   });

@@ -43,19 +43,27 @@ export function storeDayOf(s: MerchantSnapshot): StoreDay {
   };
 }
 
-function closedMessage(reason: ClosedReason, type: OrderType, day: StoreDay, until?: string): string {
+/** The order types as the 409's message says them (a code such as `TAKEOUT` means nothing to a customer). */
+const ORDERS_OF_TYPE: Record<OrderType, string> = {
+  DELIVERY: 'pedidos para entrega',
+  TAKEOUT: 'pedidos para retirada',
+  INDOOR: 'pedidos para consumo no local',
+};
+
+export function closedMessage(reason: ClosedReason, type: OrderType, day: StoreDay, until?: string): string {
   const service = day.services.find((s) => s.serviceType === type);
+  const orders = ORDERS_OF_TYPE[type];
   switch (reason) {
     case 'STORE_CLOSED':
-      return 'A loja está fechada (UNAVAILABLE) e não recebe pedidos.';
+      return 'A loja está fechada e não recebe pedidos.';
     case 'STORE_PAUSED':
       return `A loja está pausada até ${until} (${day.pauseReason ?? 'sem motivo'}).`;
     case 'SERVICE_NOT_OFFERED':
-      return `A loja não oferece pedidos ${type}.`;
+      return `A loja não oferece ${orders}.`;
     case 'SERVICE_CLOSED':
-      return `O serviço ${type} da loja está fechado (UNAVAILABLE).`;
+      return `A loja não está recebendo ${orders}.`;
     case 'SERVICE_PAUSED':
-      return `O serviço ${type} da loja está pausado até ${until} (${service?.pauseReason ?? 'sem motivo'}).`;
+      return `A loja pausou os ${orders} até ${until} (${service?.pauseReason ?? 'sem motivo'}).`;
     case 'OUTSIDE_HOURS':
       return `Fora do horário de funcionamento da loja (${day.timeZone}) no horário do pedido.`;
   }
