@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BUS_IDENTITIES, type BusIdentity, generateRpcKeyPair, natsServerConfig } from '@od/bus';
+import { BUS_IDENTITIES, type BusIdentity, natsServerConfig } from '@od/bus';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from '../../scripts/chaos/servers.ts';
+import { localProductionEnv, rpcKeyRing } from '../../scripts/lib/local-production-env.ts';
 import { findNatsServer, type RunningNats, startNatsServer } from '../../scripts/lib/nats-server.ts';
 import { ROOT, SERVICES } from '../../scripts/services.ts';
 import { rss } from './proc.ts';
@@ -139,11 +140,11 @@ export async function startProcessStack(opts: {
       natsServerConfig({ prefix: opts.prefix, listen: `127.0.0.1:${natsPort}`, storeDir, passwords }),
   });
   const natsUrl = nats.url;
-  const keys = Object.fromEntries(SERVICES.map((svc) => [svc, generateRpcKeyPair()]));
+  const keys = rpcKeyRing(SERVICES);
   const serviceEnv = (svc: string) => ({
     NATS_USER: svc,
     NATS_PASSWORD: passwords[svc as BusIdentity],
-    RPC_SIGNING_KEY: keys[svc].signingKey,
+    RPC_SIGNING_KEY: keys.signingKeys[svc],
   });
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const dbName = `od_${opts.prefix}`;
@@ -160,28 +161,18 @@ export async function startProcessStack(opts: {
   dbUrl.pathname = `/${dbName}`;
   const port = await freePort();
   const adminPort = await freePort();
-  const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
+  const production = localProductionEnv('bench');
+  const adminToken = production.ADMIN_TOKEN;
   const env: Record<string, string | undefined> = {
     ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
+    ...production,
     DATABASE_URL: dbUrl.toString(),
     REDIS_URL: redisUrl,
     NATS_URL: natsUrl,
     NATS_PREFIX: opts.prefix,
-    HOST: '127.0.0.1',
     PORT: String(port),
     ADMIN_PORT: String(adminPort),
-    ADMIN_TOKEN: adminToken,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    // links only (event orderURL, invite links): production accepts https:// addresses alone
-    PUBLIC_BASE_URL: 'https://api.bench.invalid',
-    PANEL_PUBLIC_URL: 'https://panel.bench.invalid',
-    RATE_LIMIT_ENABLED: 'false',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    CLIENT_SECRET_KEY: randomBytes(32).toString('hex'),
-    SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-    RPC_PUBLIC_KEYS: SERVICES.map((svc) => `${svc}=${keys[svc].publicKey}`).join(','),
+    RPC_PUBLIC_KEYS: keys.publicKeys,
     ...opts.env,
   };
   const publicUrl = `http://127.0.0.1:${port}`;

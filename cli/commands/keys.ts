@@ -1,6 +1,6 @@
-import { generateRpcKeyPair } from '@od/bus';
 import { SIGNER_NAMES } from '@od/contracts';
 import type { Command } from 'commander';
+import { rpcKeyRing } from '../../scripts/lib/local-production-env.ts';
 import type { Ctx } from '../lib/context.ts';
 
 export function registerKeys(program: Command, ctx: Ctx): void {
@@ -10,10 +10,7 @@ export function registerKeys(program: Command, ctx: Ctx): void {
       'new Ed25519 keys for the bus: RPC_SIGNING_KEY per signer (gateway, panel, each service) and the RPC_PUBLIC_KEYS ring every process gets',
     )
     .action(() => {
-      const pairs = SIGNER_NAMES.map((name) => [name, generateRpcKeyPair()] as const);
-      ctx.print({
-        RPC_SIGNING_KEY: Object.fromEntries(pairs.map(([name, k]) => [name, k.signingKey])),
-        RPC_PUBLIC_KEYS: pairs.map(([name, k]) => `${name}=${k.publicKey}`).join(','),
-      });
+      const { signingKeys, publicKeys } = rpcKeyRing(SIGNER_NAMES);
+      ctx.print({ RPC_SIGNING_KEY: signingKeys, RPC_PUBLIC_KEYS: publicKeys });
     });
 }

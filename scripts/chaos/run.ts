@@ -8,8 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { generateRpcKeyPair } from '@od/bus';
 import { names } from '@od/contracts';
+import { localProductionEnv, rpcKeyRing } from '../lib/local-production-env.ts';
 import { SERVICES } from '../services.ts';
 import { CLUSTER_FAULT_KINDS, FAULT_KINDS, type Fault, faultSchedule, injectFault } from './faults.ts';
 import { Client, sleep, untilAnswered } from './http.ts';
@@ -129,37 +129,24 @@ async function main(): Promise<number> {
     const gatewayPorts = [];
     for (let i = 0; i < replicas; i++)
       gatewayPorts.push({ port: await freePort(), adminPort: await freePort() });
+    // production requires RPC keys: one pair per service
+    const { signingKeys, publicKeys } = rpcKeyRing(SERVICES);
     const env = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      ...localProductionEnv('chaos'),
       DATABASE_URL: pg.url,
       REDIS_URL: redis.url,
       NATS_URL: nats.url,
       NATS_PREFIX: 'chaos',
       ORDER_EVENTS_REPLICAS: String(clusterSize || 1),
-      HOST: '127.0.0.1',
-      ADMIN_TOKEN: `chaos-admin-${randomBytes(12).toString('hex')}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      // links only (event orderURL, invite links): production accepts https:// addresses alone
-      PUBLIC_BASE_URL: 'https://api.chaos.invalid',
-      PANEL_PUBLIC_URL: 'https://panel.chaos.invalid',
-      // the scenario measures delivery, not quotas (600 calls/min per credential would throttle it)
-      RATE_LIMIT_ENABLED: 'false',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      // production also requires the secret keys and a NATS identity; the scenario's own
-      // nats-server has no users (it ignores the identity), so one identity serves every process
-      CLIENT_SECRET_KEY: randomBytes(32).toString('hex'),
-      SECRETS_KEYS: `chaos:${randomBytes(32).toString('base64')}`,
+      // production requires a NATS identity too; the scenario's own nats-server has no users (it
+      // ignores the identity), so one identity serves every process
       NATS_USER: 'chaos',
       NATS_PASSWORD: randomBytes(16).toString('hex'),
+      RPC_PUBLIC_KEYS: publicKeys,
     };
-    // production refuses to start without RPC keys: one pair per service
-    const pairs = SERVICES.map((svc) => [svc, generateRpcKeyPair()] as const);
-    const signingKeys = Object.fromEntries(pairs.map(([svc, k]) => [svc, k.signingKey]));
-    const publicKeys = pairs.map(([svc, k]) => `${svc}=${k.publicKey}`).join(',');
     log(`starting ${replicas} replicas of each service`);
     stack = await startChaosStack({
-      env: { ...env, RPC_PUBLIC_KEYS: publicKeys },
+      env,
       signingKeys,
       replicas,
       gatewayPorts,
