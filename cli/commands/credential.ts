@@ -1,10 +1,9 @@
-import { DEFAULT_SCOPES, SCOPES } from '@od/contracts';
+import { API_PROFILES, DEFAULT_SCOPES, DELIVERY_MODES, SCOPES } from '@od/contracts';
 import { type Command, Option } from 'commander';
 import { type Ctx, enc, patchCommand, UsageError } from '../lib/context.ts';
 
 /** every scope but the store-write grant (`merchant:write`), which is given only when named */
 export const ALL_SCOPES: readonly string[] = DEFAULT_SCOPES;
-const MODES = ['POLLING', 'WEBHOOK', 'BOTH'];
 
 export function registerCredential(program: Command, ctx: Ctx): void {
   const cred = program.command('credential').description("a store's API credentials");
@@ -18,7 +17,7 @@ export function registerCredential(program: Command, ctx: Ctx): void {
       `comma separated scopes among ${SCOPES.join(', ')}; merchant:write (changes the store through Open Delivery) only when named`,
       ALL_SCOPES.join(','),
     )
-    .addOption(new Option('--mode <mode>', 'delivery mode').choices(MODES).default('POLLING'))
+    .addOption(new Option('--mode <mode>', 'delivery mode').choices(DELIVERY_MODES).default('POLLING'))
     .option('--webhook-url <url>', 'HTTPS URL, required for WEBHOOK and BOTH')
     .option('--marketplace', 'include marketplace-channel orders in the feed')
     .addOption(
@@ -26,7 +25,7 @@ export function registerCredential(program: Command, ctx: Ctx): void {
         '--api-profile <profile>',
         'SPEC (platform shapes) or OPEN_DELIVERY (official 1.4.0 contract)',
       )
-        .choices(['SPEC', 'OPEN_DELIVERY'])
+        .choices(API_PROFILES)
         .default('SPEC'),
     )
     .action(

@@ -1,4 +1,4 @@
-import { CANCELLATION_DECISIONS, ORDER_ACTIONS } from '@od/contracts';
+import { CANCELLATION_DECISIONS, ORDER_ACTIONS, ORDER_CHANNELS, ORDER_TYPES } from '@od/contracts';
 import { type Command, Option } from 'commander';
 import { type Ctx, enc, parseJsonObject, patchCommand } from '../lib/context.ts';
 
@@ -11,19 +11,8 @@ export function registerOrder(program: Command, ctx: Ctx): void {
   order
     .command('create <merchantId>')
     .description('POST /admin/v1/merchants/{merchantId}/orders: create an order as a channel would')
-    .addOption(
-      new Option('--type <type>', 'order type')
-        .choices(['DELIVERY', 'TAKEOUT', 'INDOOR'])
-        .default('DELIVERY'),
-    )
-    .addOption(
-      new Option('--channel <channel>', 'ordering channel').choices([
-        'DIGITAL_MENU',
-        'APP',
-        'TABLE',
-        'MARKETPLACE',
-      ]),
-    )
+    .addOption(new Option('--type <type>', 'order type').choices(ORDER_TYPES).default('DELIVERY'))
+    .addOption(new Option('--channel <channel>', 'ordering channel').choices(ORDER_CHANNELS))
     .option('--payment-pending', 'online payment pending: the order waits in PENDING_PAYMENT')
     .option(
       '--json <object>',

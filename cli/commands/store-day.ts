@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { SERVICE_TYPES } from '@od/contracts';
 import type { Command } from 'commander';
 import { type Ctx, enc, parseJsonObject, UsageError } from '../lib/context.ts';
-
-const SERVICES = ['DELIVERY', 'TAKEOUT'];
 
 /**
  * A store's day (docs/decisions.md "A store's day"): `store open|close|pause|resume|hours|timeout`,
@@ -15,7 +14,8 @@ export function registerStoreDay(store: Command, ctx: Ctx): void {
   /** the `services` list changing one service type, the others given as they are */
   const oneService = async (id: string, service: string, change: Record<string, unknown>) => {
     const type = service.toUpperCase();
-    if (!SERVICES.includes(type)) throw new UsageError(`--service is one of ${SERVICES.join(', ')}`);
+    if (!(SERVICE_TYPES as readonly string[]).includes(type))
+      throw new UsageError(`--service is one of ${SERVICE_TYPES.join(', ')}`);
     const view = (await ctx.client().request('GET', path(id))) as {
       serviceSwitches: { serviceType: string }[];
     };
