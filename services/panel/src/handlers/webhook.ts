@@ -38,24 +38,18 @@ export const webhookRoutes: PanelRoutes = (app, ctx) => {
       },
     );
   }
-  app.post(
-    `${base}/webhook-queue/clear`,
-    { schema: { params: credentialParams }, onRequest: owner },
-    async (request, reply) => {
-      const { clientId } = request.params;
-      await ownCredential(ctx, request, request.store!.merchantId, clientId);
-      return relay(reply, await upstream(ctx, request, WEBHOOK_OPS.clearQueue, { params: { clientId } }));
-    },
-  );
-  app.post(
-    `${base}/webhook-test`,
-    { schema: { params: credentialParams }, onRequest: owner },
-    async (request, reply) => {
-      const { clientId } = request.params;
-      await ownCredential(ctx, request, request.store!.merchantId, clientId);
-      return relay(reply, await upstream(ctx, request, WEBHOOK_OPS.sendTest, { params: { clientId } }));
-    },
-  );
+  const actions = { 'webhook-queue/clear': WEBHOOK_OPS.clearQueue, 'webhook-test': WEBHOOK_OPS.sendTest };
+  for (const [path, op] of Object.entries(actions)) {
+    app.post(
+      `${base}/${path}`,
+      { schema: { params: credentialParams }, onRequest: owner },
+      async (request, reply) => {
+        const { clientId } = request.params;
+        await ownCredential(ctx, request, request.store!.merchantId, clientId);
+        return relay(reply, await upstream(ctx, request, op, { params: { clientId } }));
+      },
+    );
+  }
   app.post(
     `${base}/events/:eventId/resend`,
     { schema: { params: credentialParams.extend({ eventId: z.string().max(100) }) }, onRequest: owner },
