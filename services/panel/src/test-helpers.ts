@@ -32,31 +32,19 @@ export async function invite(stack: TestStack, merchantId: string, email: string
 export const panelFetch = (stack: TestStack, path: string, init?: RequestInit) =>
   fetch(stack.panel!.url + path, init);
 
-export function setPassword(
-  stack: TestStack,
-  token: string,
-  password: string,
-  headers: Record<string, string> = {},
-) {
-  return panelFetch(stack, '/panel/api/password-setup', {
+/** POST of a JSON body to the panel without a session (password setup, sign-in). */
+const postJson = (stack: TestStack, path: string, body: unknown, headers: Record<string, string>) =>
+  panelFetch(stack, path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ token, password }),
+    body: JSON.stringify(body),
   });
-}
 
-export function signInRequest(
-  stack: TestStack,
-  email: string,
-  password: string,
-  headers: Record<string, string> = {},
-) {
-  return panelFetch(stack, '/panel/api/session', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ email, password }),
-  });
-}
+export const setPassword = (stack: TestStack, token: string, password: string, headers = {}) =>
+  postJson(stack, '/panel/api/password-setup', { token, password }, headers);
+
+export const signInRequest = (stack: TestStack, email: string, password: string, headers = {}) =>
+  postJson(stack, '/panel/api/session', { email, password }, headers);
 
 export async function signIn(stack: TestStack, email: string, password: string): Promise<PanelClient> {
   const r = await signInRequest(stack, email, password);
