@@ -1,130 +1,248 @@
-// Action -> event latency: `npx tsx bench/orders-latency.ts [orders=300] [concurrency=1]`.
-// Starts an isolated in-process stack (catalog + orders + gateway), creates orders, confirms each
-// through the public API and reads the CONFIRMED events back with a JetStream ordered consumer.
-// Reports p50/p99 of request start -> event stored in JetStream, and of 202 received -> event, and
-// of request start -> CONFIRMED visible to a client polling as fast as it can (feed included).
-// `pause=<ms>` (4th argument, default 20) spaces the confirms: an idle stack between actions.
-import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+// Order action -> visible in polling, segment by segment:
+//   npx tsx bench/orders-latency.ts [--orders 200] [--seconds 8] [--fsync on|off]
+// The stack as production runs it (one process per service, bench/lib/stack.ts), on a PostgreSQL,
+// Redis and NATS of its own; PostgreSQL with fsync on (durability as deployed) and commit timestamps.
+// A point of sale polls every ~1 ms and acknowledges what it gets. Two phases:
+//   idle: one confirm at a time, 20 ms apart;
+//   half load: the saturating confirm rate is measured first (closed loop, 8 clients), then confirms
+//   are sent open-loop, evenly spaced, at half of it.
+// Per CONFIRMED event, from clocks of one machine (wall time: the bench's, PostgreSQL's commit
+// timestamps, arrival of bus messages at the bench):
+//   action   request sent -> orders' transaction committed (commit timestamp of its history row)
+//   reply    commit -> 202 received
+//   relay    commit -> the event published on the bus (a subscriber as the panel listens)
+//   consumer published -> feed's transaction committed (commit timestamp of the stored event)
+//   storeTx  of which the feed's transaction (its start: events.stored_at, millisecond precision)
+//   announce feed commit -> the store's pending announcement on the bus (what gateways listen to)
+//   poll     announcement -> the event in a poll's answer
+//   total    request sent -> the event in a poll's answer
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { names } from '@od/contracts';
-import { ack, createMerchant, createOrder, issueTestToken, poll, startStack } from '@od/testing';
+import { Command } from 'commander';
+import pg from 'pg';
+import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
+import { okJson, pollingCredential } from './lib/credential.ts';
+import { startProcessStack } from './lib/stack.ts';
 
-const N = Number(process.argv[2] ?? 300);
-const CONCURRENCY = Number(process.argv[3] ?? 1);
-const PAUSE_MS = Number(process.argv[4] ?? 20);
+const o = new Command('bench:orders-latency')
+  .option('--orders <n>', 'confirms of the idle phase', '200')
+  .option('--seconds <s>', 'seconds of the half-load phase (and of the saturation probe)', '8')
+  .option('--fsync <on|off>', "the bench's PostgreSQL fsync", 'on')
+  .parse()
+  .opts<{ orders: string; seconds: string; fsync: string }>();
+const log = (m: string) =>
+  process.stderr.write(`[orders-latency ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** wall-clock milliseconds with sub-millisecond precision (comparable with PostgreSQL's clock) */
+const wall = () => performance.timeOrigin + performance.now();
 const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100 : NaN;
 };
 
-// the poller polls without pause: far above 600 calls a minute
-const stack = await startStack({
-  services: ['catalog', 'orders', 'feed'],
-  env: { RATE_LIMIT_ENABLED: 'false' },
-});
-const nc = await connect({ servers: stack.config.NATS_URL });
+const [pgServer, redis] = await Promise.all([
+  ownPostgres({ fsync: o.fsync, track_commit_timestamp: 'on' }),
+  ownRedis(),
+]);
+process.env.DATABASE_URL = pgServer.url;
+process.env.REDIS_URL = redis.url;
+const stack = await startProcessStack({ prefix: 'latency', log });
+const db = new pg.Client({ connectionString: stack.databaseUrl });
+const buses: NatsConnection[] = [];
 try {
-  const { merchantId } = await createMerchant(stack);
-  const { token } = await issueTestToken(stack, { merchantId, scopes: ['orders:write', 'orders:read'] });
-  const ids: string[] = [];
-  for (let i = 0; i < N; i++) ids.push((await createOrder(stack, merchantId, { type: 'DELIVERY' })).id);
+  await db.connect();
+  const admin = (method: string, p: string, body?: unknown) =>
+    fetch(stack.adminUrl + p, {
+      method,
+      headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const api = (p: string, init: RequestInit = {}) => fetch(stack.publicUrl + p, init);
+  const { id: merchantId } = await okJson<{ id: string }>(
+    await admin('POST', '/admin/v1/merchants', { name: 'Latência', test: true }),
+  );
+  const actor = await pollingCredential(stack.publicUrl, admin, merchantId, 'actions');
+  const pos = await pollingCredential(stack.publicUrl, admin, merchantId, 'point of sale');
+  const actorAuth = { authorization: `Bearer ${actor.token}` };
+  const posAuth = { authorization: `Bearer ${pos.token}` };
 
-  const arrived = new Map<string, number>();
-  const n = names(stack.config.NATS_PREFIX);
-  const consumer = await jetstream(nc).consumers.get(n.orderEventsStream); // ordered consumer
-  const messages = await consumer.consume();
-  void (async () => {
-    for await (const m of messages) {
-      const env = m.json<{ envelope: { orderId: string; eventType: string } }>().envelope;
-      if (env.eventType === 'CONFIRMED') arrived.set(env.orderId, performance.now());
-    }
-  })();
+  // the bus, as the panel (order events) and a gateway (pending announcements) hear it
+  const n = names('latency');
+  const published = new Map<string, number>();
+  const announced: number[] = [];
+  const listen = async (identity: 'panel' | 'gateway', subject: string, on: (data: Uint8Array) => void) => {
+    const nc = await connect({ servers: stack.nats.url, ...stack.natsUser(identity), noAsyncTraces: true });
+    buses.push(nc);
+    nc.subscribe(subject, { callback: (_e, m) => on(m.data) });
+    await nc.flush();
+  };
+  await listen('panel', n.orderEventSubjects, (data) => {
+    const t = wall();
+    const m = JSON.parse(new TextDecoder().decode(data)) as {
+      envelope: { orderId: string; eventType: string };
+    };
+    if (m.envelope.eventType === 'CONFIRMED') published.set(m.envelope.orderId, t);
+  });
+  await listen('gateway', n.feedPending, () => announced.push(wall()));
 
-  // a point of sale polling without pause, acknowledging what it gets
-  const { token: pollToken } = await issueTestToken(stack, { merchantId, scopes: ['orders:read'] });
+  const createOrders = async (count: number) => {
+    const ids: string[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (ids.length < count) {
+          ids.push('');
+          const r = await admin('POST', `/admin/v1/merchants/${merchantId}/orders`, { type: 'DELIVERY' });
+          ids[ids.indexOf('')] = (await okJson<{ id: string }>(r)).id;
+        }
+      }),
+    );
+    return ids;
+  };
+
+  // the point of sale: polls every ~1 ms, acknowledges; CREATED events are acknowledged too
   const visible = new Map<string, number>();
   let polling = true;
   const poller = (async () => {
     while (polling) {
-      const events = await poll(stack, pollToken, '?limit=200');
-      const now = performance.now();
+      const r = await api('/v1/events:polling?limit=200', { headers: posAuth });
+      const events = await okJson<{ eventId: string; orderId: string; eventType: string }[]>(r);
+      const t = wall();
       for (const e of events)
-        if (e.eventType === 'CONFIRMED' && !visible.has(e.orderId)) visible.set(e.orderId, now);
+        if (e.eventType === 'CONFIRMED' && !visible.has(e.orderId)) visible.set(e.orderId, t);
       if (events.length)
-        await ack(
-          stack,
-          pollToken,
-          events.map((e) => e.eventId),
-        );
+        await api('/v1/events/acknowledgment', {
+          method: 'POST',
+          headers: { ...posAuth, 'content-type': 'application/json' },
+          body: JSON.stringify(events.map((e) => ({ id: e.eventId }))),
+        }).then((a) => a.arrayBuffer());
+      else await sleep(1);
     }
   })();
-
   const sent = new Map<string, number>();
   const answered = new Map<string, number>();
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const id = ids[next++];
-      sent.set(id, performance.now());
-      const r = await stack.api(`/v1/orders/${id}/confirm`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-      });
-      answered.set(id, performance.now());
-      if (r.status !== 202) throw new Error(`confirm: ${r.status}`);
-      await r.arrayBuffer();
-      if (PAUSE_MS) await new Promise((res) => setTimeout(res, PAUSE_MS));
-    }
+  const confirm = async (id: string) => {
+    sent.set(id, wall());
+    const r = await api(`/v1/orders/${id}/confirm`, { method: 'POST', headers: actorAuth });
+    await r.arrayBuffer();
+    answered.set(id, wall());
+    if (r.status !== 202) throw new Error(`confirm answered ${r.status}`);
   };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const elapsed = performance.now() - t0;
-  const deadline = Date.now() + 15_000;
-  while ((arrived.size < ids.length || visible.size < ids.length) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 20));
-  await messages.close();
+  const settle = async (ids: string[]) => {
+    const until = Date.now() + 20_000;
+    while (ids.some((id) => !visible.has(id)) && Date.now() < until) await sleep(50);
+  };
+
+  /** p50/p99 of each segment of `ids` (their events must be visible: settle first) */
+  const segments = async (ids: string[]) => {
+    const orders = await db.query<{ id: string; commit: number }>(
+      `SELECT order_id AS id, extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000 AS commit
+       FROM orders.order_history WHERE event_type = 'CONFIRMED' AND order_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const feed = await db.query<{ id: string; commit: number; started: number }>(
+      `SELECT order_id AS id, extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000 AS commit,
+         extract(epoch FROM stored_at) * 1000 AS started
+       FROM feed.events WHERE event_type = 'CONFIRMED' AND order_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const oc = new Map(orders.rows.map((r) => [r.id, Number(r.commit)]));
+    const fc = new Map(
+      feed.rows.map((r) => [r.id, { commit: Number(r.commit), started: Number(r.started) }]),
+    );
+    const firstAnnouncementAfter = (t: number) => announced.find((a) => a >= t) ?? NaN;
+    const seg = {
+      action: [] as number[],
+      reply: [] as number[],
+      relay: [] as number[],
+      consumer: [] as number[],
+      storeTx: [] as number[],
+      announce: [] as number[],
+      poll: [] as number[],
+      total: [] as number[],
+    };
+    for (const id of ids) {
+      const s = sent.get(id) ?? NaN;
+      const c = oc.get(id) ?? NaN;
+      const p = published.get(id) ?? NaN;
+      const f = fc.get(id);
+      const a = f ? firstAnnouncementAfter(f.commit) : NaN;
+      const v = visible.get(id) ?? NaN;
+      seg.action.push(c - s);
+      seg.reply.push((answered.get(id) ?? NaN) - c);
+      seg.relay.push(p - c);
+      seg.consumer.push((f?.commit ?? NaN) - p);
+      seg.storeTx.push((f?.commit ?? NaN) - (f?.started ?? NaN));
+      seg.announce.push(a - (f?.commit ?? NaN));
+      seg.poll.push(v - a);
+      seg.total.push(v - s);
+    }
+    return {
+      confirms: ids.length,
+      visible: ids.filter((id) => visible.has(id)).length,
+      ...(Object.fromEntries(
+        Object.entries(seg).map(([k, xs]) => [k, { p50: pct(xs, 50), p99: pct(xs, 99) }]),
+      ) as Record<keyof typeof seg, { p50: number; p99: number }>),
+    };
+  };
+
+  const idleN = Number(o.orders);
+  const seconds = Number(o.seconds);
+  log(`creating ${idleN} orders for the idle phase`);
+  const idleIds = await createOrders(idleN);
+  await sleep(2000);
+  log('idle: one confirm at a time, 20 ms apart');
+  for (const id of idleIds) {
+    await confirm(id);
+    await sleep(20);
+  }
+  await settle(idleIds);
+  const idle = await segments(idleIds);
+  log(`idle: ${JSON.stringify(idle.total)}`);
+
+  // saturation: 8 clients confirm back to back for `seconds`
+  log('measuring the saturating confirm rate');
+  const probeIds = await createOrders(Math.max(400, seconds * 250));
+  await sleep(2000);
+  let next = 0;
+  const probeEnd = Date.now() + seconds * 1000;
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (Date.now() < probeEnd && next < probeIds.length) await confirm(probeIds[next++]);
+    }),
+  );
+  const saturating = (next / (Date.now() - t0)) * 1000;
+  if (next >= probeIds.length) log('warning: the probe ran out of orders; the saturating rate is a floor');
+  const rate = Math.max(1, Math.round(saturating / 2));
+  log(`saturating ~${Math.round(saturating)} confirms/s; half load ${rate}/s for ${seconds} s`);
+  await settle(probeIds.slice(0, next));
+
+  const halfIds = await createOrders(rate * seconds);
+  await sleep(2000);
+  const start = performance.now();
+  const inflight: Promise<void>[] = [];
+  for (let k = 0; k < halfIds.length; k++) {
+    const due = start + (k * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    inflight.push(confirm(halfIds[k]));
+  }
+  await Promise.all(inflight);
+  await settle(halfIds);
+  const half = await segments(halfIds);
+  log(`half load: ${JSON.stringify(half.total)}`);
   polling = false;
   await poller;
-
-  // GET /v1/orders/{id} (hot path: stored document forwarded as bytes), same concurrency
-  const gets: number[] = [];
-  let g = 0;
-  const reader = async () => {
-    while (g < ids.length) {
-      const id = ids[g++];
-      const s = performance.now();
-      const r = await stack.api(`/v1/orders/${id}`, { headers: { authorization: `Bearer ${token}` } });
-      await r.arrayBuffer();
-      gets.push(performance.now() - s);
-      if (r.status !== 200) throw new Error(`get: ${r.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, reader));
-
-  const fromSend = ids.map((id) => (arrived.get(id) ?? Number.NaN) - (sent.get(id) ?? 0));
-  const from202 = ids.map((id) => Math.max(0, (arrived.get(id) ?? Number.NaN) - (answered.get(id) ?? 0)));
-  const toPolling = ids.map((id) => (visible.get(id) ?? Number.NaN) - (sent.get(id) ?? 0));
-  const http = ids.map((id) => (answered.get(id) ?? 0) - (sent.get(id) ?? 0));
-  const f = (x: number) => `${x.toFixed(2)} ms`;
   console.log(
     JSON.stringify(
-      {
-        orders: N,
-        concurrency: CONCURRENCY,
-        actionsPerSecond: Math.round((N / elapsed) * 1000),
-        eventsSeen: arrived.size,
-        action202: { p50: f(pct(http, 50)), p99: f(pct(http, 99)) },
-        getOrder200: { p50: f(pct(gets, 50)), p99: f(pct(gets, 99)) },
-        requestToEventInJetStream: { p50: f(pct(fromSend, 50)), p99: f(pct(fromSend, 99)) },
-        after202ToEventInJetStream: { p50: f(pct(from202, 50)), p99: f(pct(from202, 99)) },
-        eventsVisibleInPolling: visible.size,
-        requestToConfirmedInPolling: { p50: f(pct(toPolling, 50)), p99: f(pct(toPolling, 99)) },
-      },
+      { fsync: o.fsync, saturatingConfirmsPerSec: Math.round(saturating), idle, half: { rate, ...half } },
       null,
       2,
     ),
   );
 } finally {
-  await nc.close();
+  await Promise.all(buses.map((nc) => nc.close().catch(() => {})));
+  await db.end().catch(() => {});
   await stack.stop();
+  await Promise.all([pgServer.destroy(), redis.destroy()]);
 }

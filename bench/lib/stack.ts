@@ -106,7 +106,11 @@ export interface ProcessStack {
   publicUrl: string;
   adminUrl: string;
   adminToken: string;
+  /** the stack's database (every service's schema in it) */
+  databaseUrl: string;
   procs: Map<string, Proc>;
+  /** user and password of a bus identity, for a harness that listens as that service would */
+  natsUser(identity: BusIdentity): { user: string; pass: string };
   /** peak RSS (VmHWM, MB) per service over the run, processes replaced by a restart included */
   peakRss(): Record<string, number>;
   restartGateway(extraEnv: Record<string, string>): Promise<void>;
@@ -243,7 +247,9 @@ export async function startProcessStack(opts: {
     publicUrl,
     adminUrl,
     adminToken,
+    databaseUrl: dbUrl.toString(),
     procs,
+    natsUser: (identity) => ({ user: identity, pass: passwords[identity] }),
     peakRss: samplePeaks,
     async restartGateway(extraEnv) {
       samplePeaks();

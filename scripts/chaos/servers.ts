@@ -148,9 +148,10 @@ export async function ownNatsCluster(
 
 /**
  * A PostgreSQL cluster made by initdb in a temp dir (run as the `postgres` user when we are root:
- * PostgreSQL refuses to run as root), trust auth, fsync off (tests; durability is not under test).
+ * PostgreSQL refuses to run as root), trust auth, fsync off unless `settings` say otherwise (tests;
+ * durability is not under test).
  */
-export async function ownPostgres(): Promise<OwnServer> {
+export async function ownPostgres(settings: Record<string, string> = {}): Promise<OwnServer> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'od-pg-'));
   const data = path.join(dir, 'data');
@@ -165,7 +166,11 @@ export async function ownPostgres(): Promise<OwnServer> {
       ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' })
       : execFileSync(cmd, args, { stdio: 'pipe' });
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`;
+  // `settings` override these (the latency bench runs with fsync on and commit timestamps)
+  const all = { listen_addresses: '127.0.0.1', fsync: 'off', max_connections: '300', ...settings };
+  const opts = `-p ${port} -k ${dir} ${Object.entries(all)
+    .map(([k, v]) => `-c ${k}=${v}`)
+    .join(' ')}`;
   let up = false;
   const start = async () => {
     if (up) return;
