@@ -44,6 +44,25 @@ const BATCH = 500;
 export const MAX_PUBLISH_ATTEMPTS = 5;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+interface OutboxRow {
+  id: number;
+  order_id: string;
+  merchant_id: string;
+  event_id: string;
+  message: string;
+  created_at: string;
+  traceparent: string | null;
+}
+
+// Marks the previous round's rows published and reads the next round in one round trip (the
+// SELECT sees the snapshot from before the UPDATE, hence the explicit exclusion).
+const MARK_AND_NEXT_SQL = `WITH marked AS (
+  UPDATE order_outbox SET published_at = now() WHERE id = ANY($1::bigint[])
+)
+SELECT id, order_id, merchant_id, event_id, message, created_at, traceparent FROM order_outbox
+WHERE published_at IS NULL AND set_aside_at IS NULL AND NOT (id = ANY($1::bigint[]))
+ORDER BY id LIMIT ${BATCH}`;
+
 export async function startRelay(opts: {
   databaseUrl: string;
   schema: string;
@@ -130,22 +149,18 @@ export async function startRelay(opts: {
 
   /** Publishes everything unpublished; returns false when a publish failed (retry later). */
   async function drain(c: pg.Client): Promise<boolean> {
+    // rows published by the previous round, marked by the statement that reads the next round
+    let published: number[] = [];
     for (;;) {
       pendingWake = false;
-      const { rows } = await c.query<{
-        id: number;
-        order_id: string;
-        merchant_id: string;
-        event_id: string;
-        message: string;
-        created_at: string;
-        traceparent: string | null;
-      }>(
-        `SELECT id, order_id, merchant_id, event_id, message, created_at, traceparent FROM order_outbox
-         WHERE published_at IS NULL AND set_aside_at IS NULL ORDER BY id LIMIT ${BATCH}`,
-      );
+      const { rows } = await c.query<OutboxRow>({
+        name: 'outbox_mark_and_next',
+        text: MARK_AND_NEXT_SQL,
+        values: [published],
+      });
+      published = [];
       if (rows.length === 0) return true;
-      const chains = new Map<string, typeof rows>();
+      const chains = new Map<string, OutboxRow[]>();
       for (const r of rows) {
         const chain = chains.get(r.order_id);
         if (chain) chain.push(r);
@@ -171,16 +186,17 @@ export async function startRelay(opts: {
           }
         }),
       );
-      if (done.length) {
-        stats.published += done.length;
-        await c.query('UPDATE order_outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [done]);
-      }
+      stats.published += done.length;
       if (failed.length) {
+        if (done.length)
+          await c.query('UPDATE order_outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [done]);
         // JetStream answering while these fail: the rows themselves are the problem
         if (done.length || (await streamAnswers())) await countFailures(c, failed);
         return false;
       }
-      if (rows.length < BATCH && !pendingWake) return true;
+      // one more round even when the batch was short: its statement marks this one, and rows
+      // committed meanwhile go out without waiting for a wake
+      published = done;
     }
   }
 
