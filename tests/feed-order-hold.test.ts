@@ -11,7 +11,7 @@ import {
   type TestStack,
 } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseExpiredHolds } from '../services/feed/src/db/queries.ts';
+import { releaseExpiredHolds, storeEvents } from '../services/feed/src/db/queries.ts';
 
 // Two feed replicas share one consumer: an order's event N can reach the feed after its N+1 (a
 // replica crashed holding N, or PostgreSQL refused N for a while). Polling never serves N+1 before
@@ -84,6 +84,42 @@ describe("event feed: an order's events are served in the order's own order", ()
       (v) => v.length === 1,
     );
     expect(page[0].eventId).toBe(e2.eventId);
+  });
+
+  it("stores an order's events arriving in one batch in order, none held, a duplicate once", async () => {
+    const { token, merchantId, clientId } = await issueTestToken(stack, reader());
+    const marker = await settled(token, merchantId, new Date(Date.now() - 120_000).toISOString());
+    expect((await ack(stack, token, [marker.eventId])).status).toBe(202);
+    const orderId = randomUUID();
+    const other = randomUUID();
+    const base = Date.now() - 60_000;
+    const ev = (order: string, orderSeq: number, eventType: string) => {
+      const e = {
+        eventId: randomUUID(),
+        eventType,
+        orderId: order,
+        merchantId,
+        createdAt: at(base, orderSeq),
+      };
+      return { ...e, channel: 'DIGITAL_MENU' as const, orderSeq, envelopeText: JSON.stringify(e) };
+    };
+    const [a1, a2, a3, b1] = [
+      ev(orderId, 1, 'CREATED'),
+      ev(orderId, 2, 'CONFIRMED'),
+      ev(orderId, 3, 'PREPARING'),
+      ev(other, 1, 'CREATED'),
+    ];
+    // the consumer's batch as JetStream may hand it over: an order's run, another order, a redelivery
+    expect(await storeEvents(pool, [a1, a2, b1, a2, a3])).toBe(4);
+    expect(await storeEvents(pool, [a3, a1])).toBe(0);
+    const held = await pool.query('SELECT count(*)::int AS n FROM events WHERE held_since IS NOT NULL');
+    expect(held.rows[0].n).toBe(0);
+    const entries = await pool.query<{ event_id: string }>(
+      'SELECT event_id FROM feed_entries WHERE credential_id = $1 AND acked_at IS NULL ORDER BY seq',
+      [clientId],
+    );
+    expect(entries.rows.map((r) => r.event_id)).toEqual([a1, b1, a2, a3].map((e) => e.eventId));
+    expect((await poll(stack, token)).map((e) => e.eventId)).toEqual([a1, b1, a2, a3].map((e) => e.eventId));
   });
 
   it('serves held events once the hold expires (the predecessor never came), and backfills the hold', async () => {

@@ -1,6 +1,7 @@
 import { type ParsedOrderEvent, recipientSql } from '@od/bus';
-import { type CredentialRecord, POLL_PAGE_MAX_BYTES } from '@od/contracts';
+import { type CredentialRecord, isGuid, POLL_PAGE_MAX_BYTES } from '@od/contracts';
 import { type Pool, withTx } from '@od/db';
+import { storeRounds } from '../domain/store-rounds.ts';
 
 const CREDENTIAL_COLUMNS = {
   merchantId: 'c.merchant_id',
@@ -28,33 +29,45 @@ const LOCK_MERCHANT_SQL = 'SELECT pg_advisory_xact_lock($1::int, hashtext($2::te
 // entries exist but polling skips them. Storing an event that is not held releases the run of held
 // events right behind it (recursive: N+1, N+2 ... while each is held). The fan-out lock of the store
 // serializes this per store (an order's events all belong to one store), so the check never races.
-// One statement: data-modifying CTEs see the snapshot from before it, which is all `chain` needs.
-const STORE_EVENT_SQL = `WITH RECURSIVE ev AS (
+// One statement stores several events, at most one per order: data-modifying CTEs see the snapshot
+// from before the statement, which is all `chain` needs, but an order's N+1 must see its N (a later
+// statement of the transaction).
+const STORE_EVENTS_SQL = `WITH RECURSIVE input AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::timestamptz[], $7::text[], $8::int[])
+    WITH ORDINALITY AS t(event_id, merchant_id, channel, event_type, order_id, created_at, envelope, order_seq, n)
+), ev AS (
   INSERT INTO events (event_id, merchant_id, channel, event_type, order_id, created_at, envelope, order_seq, held_since)
-  SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::uuid, $6::timestamptz, $7::text, $8::int,
-    CASE WHEN $8::int > 1 AND NOT EXISTS (
-      SELECT 1 FROM events p WHERE p.order_id = $5::uuid AND p.order_seq = $8::int - 1 AND p.held_since IS NULL
+  SELECT i.event_id, i.merchant_id, i.channel, i.event_type, i.order_id, i.created_at, i.envelope, i.order_seq,
+    CASE WHEN i.order_seq > 1 AND NOT EXISTS (
+      SELECT 1 FROM events p WHERE p.order_id = i.order_id AND p.order_seq = i.order_seq - 1 AND p.held_since IS NULL
     ) THEN now() END
+  FROM input i
   ON CONFLICT (event_id) DO NOTHING
-  RETURNING event_id, held_since IS NOT NULL AS held
+  RETURNING event_id, order_id, order_seq, held_since IS NOT NULL AS held
 ), chain AS (
-  SELECT e.event_id, e.order_seq FROM ev, events e
-  WHERE NOT ev.held AND e.order_id = $5::uuid AND e.order_seq = $8::int + 1 AND e.held_since IS NOT NULL
+  SELECT e.event_id, e.order_id, e.order_seq FROM ev
+  JOIN events e ON e.order_id = ev.order_id AND e.order_seq = ev.order_seq + 1 AND e.held_since IS NOT NULL
+  WHERE NOT ev.held
   UNION ALL
-  SELECT e.event_id, e.order_seq FROM chain c
-  JOIN events e ON e.order_id = $5::uuid AND e.order_seq = c.order_seq + 1 AND e.held_since IS NOT NULL
+  SELECT e.event_id, e.order_id, e.order_seq FROM chain c
+  JOIN events e ON e.order_id = c.order_id AND e.order_seq = c.order_seq + 1 AND e.held_since IS NOT NULL
 ), released AS (
   UPDATE events SET held_since = NULL WHERE event_id IN (SELECT event_id FROM chain) RETURNING event_id
 ), unheld AS (
   UPDATE feed_entries SET held = false WHERE event_id IN (SELECT event_id FROM released) AND held
 )
 INSERT INTO feed_entries (credential_id, event_id, event_created_at, held)
-SELECT c.client_id, ev.event_id, $6::timestamptz, ev.held FROM ev, credentials c
+SELECT c.client_id, ev.event_id, i.created_at, ev.held FROM ev JOIN input i ON i.event_id = ev.event_id, credentials c
 WHERE ${recipientSql({
   credential: CREDENTIAL_COLUMNS,
-  event: { merchantId: '$2::uuid', channel: '$3::text', createdAt: '$6::timestamptz', eventType: '$4::text' },
+  event: {
+    merchantId: 'i.merchant_id',
+    channel: 'i.channel',
+    createdAt: 'i.created_at',
+    eventType: 'i.event_type',
+  },
 })}
-ORDER BY c.client_id
+ORDER BY i.n, c.client_id
 ON CONFLICT (credential_id, event_id) DO NOTHING`;
 
 /**
@@ -64,31 +77,43 @@ ON CONFLICT (credential_id, event_id) DO NOTHING`;
  */
 export async function storeEvents(pool: Pool, events: ParsedOrderEvent[]): Promise<number> {
   const merchants = [...new Set(events.map((e) => e.merchantId.toLowerCase()))].sort();
-  return withTx(pool, async (c) => {
-    // sorted: two replicas locking overlapping stores never deadlock
-    for (const m of merchants)
-      await c.query({ name: 'feed_lock_merchant', text: LOCK_MERCHANT_SQL, values: [MERCHANT_LOCK, m] });
-    let added = 0;
-    for (const e of events) {
-      const r = await c.query({
-        name: 'feed_store_event',
-        text: STORE_EVENT_SQL,
-        values: [
-          e.eventId,
-          e.merchantId,
-          e.channel,
-          e.eventType,
-          e.orderId,
-          new Date(e.createdAt).toISOString(),
-          e.envelopeText,
-          e.orderSeq,
-        ],
-      });
-      added += r.rowCount ?? 0;
-    }
-    return added;
-  });
+  if (!merchants.every(isGuid)) throw new Error('storeEvents: a merchant id is not a GUID');
+  return withTx(
+    pool,
+    async (c) => {
+      let added = 0;
+      for (const round of storeRounds(events)) {
+        const r = await c.query({
+          name: 'feed_store_events',
+          text: STORE_EVENTS_SQL,
+          values: [
+            round.map((e) => e.eventId),
+            round.map((e) => e.merchantId),
+            round.map((e) => e.channel),
+            round.map((e) => e.eventType),
+            round.map((e) => e.orderId),
+            round.map((e) => new Date(e.createdAt).toISOString()),
+            round.map((e) => e.envelopeText),
+            round.map((e) => e.orderSeq),
+          ],
+        });
+        added += r.rowCount ?? 0;
+      }
+      return added;
+    },
+    beginLocking(merchants),
+  );
 }
+
+/**
+ * BEGIN and the stores' fan-out locks in one round trip (the event path's latency is counted in
+ * round trips): sorted, so two replicas locking overlapping stores never deadlock. The ids are
+ * GUIDs (checked), so inlining them is safe.
+ */
+const beginLocking = (merchants: string[]) =>
+  ['BEGIN', ...merchants.map((m) => `SELECT pg_advisory_xact_lock(${MERCHANT_LOCK}, hashtext('${m}'))`)].join(
+    '; ',
+  );
 
 /** The store of a credential (null = unknown): what a merchant user's request is checked against. */
 export const storeOfCredential = (pool: Pool) => async (clientId: string) => {
