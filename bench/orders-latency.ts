@@ -51,12 +51,7 @@ const db = new pg.Client({ connectionString: stack.databaseUrl });
 const buses: NatsConnection[] = [];
 try {
   await db.connect();
-  const admin = (method: string, p: string, body?: unknown) =>
-    fetch(stack.adminUrl + p, {
-      method,
-      headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const admin = stack.admin;
   const api = (p: string, init: RequestInit = {}) => fetch(stack.publicUrl + p, init);
   const { id: merchantId } = await okJson<{ id: string }>(
     await admin('POST', '/admin/v1/merchants', { name: 'Latência', test: true }),

@@ -77,12 +77,7 @@ async function runScale(scale: number): Promise<ScaleRun> {
   try {
     stack = await startProcessStack({ prefix: 'scale', log });
     const s = stack;
-    const admin = (method: string, p: string, body?: unknown) =>
-      fetch(s.adminUrl + p, {
-        method,
-        headers: { authorization: `Bearer ${s.adminToken}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+    const admin = s.admin;
     const api = (p: string, init: RequestInit = {}) => fetch(s.publicUrl + p, init);
 
     // the measured store and its two credentials

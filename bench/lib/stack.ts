@@ -106,6 +106,8 @@ export interface ProcessStack {
   publicUrl: string;
   adminUrl: string;
   adminToken: string;
+  /** a JSON request to the Admin API with the stack's token */
+  admin(method: string, path: string, body?: unknown): Promise<Response>;
   /** the stack's database (every service's schema in it) */
   databaseUrl: string;
   procs: Map<string, Proc>;
@@ -247,6 +249,12 @@ export async function startProcessStack(opts: {
     publicUrl,
     adminUrl,
     adminToken,
+    admin: (method, p, body) =>
+      fetch(adminUrl + p, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     databaseUrl: dbUrl.toString(),
     procs,
     natsUser: (identity) => ({ user: identity, pass: passwords[identity] }),
