@@ -16,6 +16,8 @@
 //   announce feed commit -> the store's pending announcement on the bus (what gateways listen to)
 //   poll     announcement -> the event in a poll's answer
 //   total    request sent -> the event in a poll's answer
+// A commit timestamp is taken before the WAL flush: the orders commit's flush counts in reply and
+// relay, the feed's in announce.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { names } from '@od/contracts';
 import { Command } from 'commander';
