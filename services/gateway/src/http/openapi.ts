@@ -81,7 +81,8 @@ const WWW_AUTHENTICATE = {
 
 /**
  * Only the named schemas a document uses: the zod registry holds every public shape (and an
- * `...Input` twin of each), whichever routes the listener has.
+ * `...Input` twin of each), whichever routes the listener has. Sorted by name: the registry's order
+ * is the order modules happen to be imported in, so a new import would reorder the document.
  */
 function pruneComponents(doc: OpenApiDoc): OpenApiDoc {
   const schemas = (doc.components as { schemas?: Record<string, unknown> } | undefined)?.schemas;
@@ -95,7 +96,12 @@ function pruneComponents(doc: OpenApiDoc): OpenApiDoc {
     }
   };
   visit(JSON.stringify(doc.paths));
-  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+  const names = Object.keys(schemas)
+    .filter((name) => used.has(name))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  (doc.components as { schemas: Record<string, unknown> }).schemas = Object.fromEntries(
+    names.map((name) => [name, schemas[name]]),
+  );
   return doc;
 }
 
