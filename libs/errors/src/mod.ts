@@ -1,3 +1,5 @@
+import { type FieldErrors, fieldErrorsFromIssues } from './field-errors.ts';
+
 /**
  * The error catalogue: every error body of SPEC's Errors table is built here and nowhere else.
  * Services throw `HttpException(errors.x(...))`; the gateway and the RPC layer turn it into the reply.
@@ -41,7 +43,7 @@ export const BEARER_REALM = 'Bearer realm="opendelivery"';
 export const BASIC_REALM = 'Basic realm="opendelivery", charset="UTF-8"';
 export const RETRY_AFTER = { 'Retry-After': '60' };
 
-export type FieldErrors = Record<string, string[]>;
+export { type FieldErrors, fieldErrorsFromIssues, type IssueLike } from './field-errors.ts';
 
 export const errors = {
   // token endpoint (RFC 6749 bodies)
@@ -306,23 +308,6 @@ export const errors = {
     business(404, 'not_found', `${what} não ${FEMININE.has(what) ? 'encontrada' : 'encontrado'}.`),
   adminUnauthorized: () => business(401, 'unauthorized', 'Token de administração ausente ou inválido.'),
 };
-
-/** Turns zod-like issues into the `errors` map of ValidationProblemDetails. */
-export function fieldErrorsFromIssues(
-  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
-): FieldErrors {
-  const out: FieldErrors = {};
-  for (const issue of issues) {
-    const key = issue.path.length
-      ? issue.path
-          .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
-          .join('.')
-          .replace(/\.\[/g, '[')
-      : '$';
-    (out[key] ??= []).push(issue.message);
-  }
-  return out;
-}
 
 /** What `parseAdminBody` needs of a schema: zod's `safeParse` (this lib does not depend on zod). */
 export interface SafeParser<T> {

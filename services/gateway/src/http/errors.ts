@@ -1,4 +1,4 @@
-import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
+import { errors, fieldErrorsFromIssues, type HttpError, type IssueLike, isHttpException } from '@od/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -50,10 +50,7 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
       if (hasZodFastifySchemaValidationErrors(err)) {
         return sendError(
           reply,
-          errors.adminValidation(
-            'Requisição inválida.',
-            fieldErrorsFromIssues(err.validation.flatMap(toIssues)),
-          ),
+          errors.adminValidation('Requisição inválida.', fieldErrorsFromIssues(err.validation.map(toIssue))),
         );
       }
       if (status < 500) return sendError(reply, errors.adminBadRequest(status, err.message));
@@ -63,7 +60,7 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
       if (err.validationContext === 'params') return sendError(reply, errors.notFound(request.id));
       return sendError(
         reply,
-        errors.validation(fieldErrorsFromIssues(err.validation.flatMap(toIssues)), request.id),
+        errors.validation(fieldErrorsFromIssues(err.validation.map(toIssue)), request.id),
       );
     }
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, errors.payloadTooLarge(request.id));
@@ -77,29 +74,18 @@ export function installErrorHandling(app: FastifyInstance, listener: 'public' | 
   });
 }
 
-type ZodIssueLike = { path?: PropertyKey[]; message?: string; code?: string; errors?: ZodIssueLike[][] };
-
-/**
- * A union none of whose branches matched (e.g. an order item given by reference or in full) says
- * only "Invalid input": report the issues of the branch that came closest (fewest issues) instead,
- * so the client learns which field broke which limit.
- */
-function expandUnion(issue: ZodIssueLike, base: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
-  const path = [...base, ...(issue.path ?? [])];
-  if (issue.code === 'invalid_union' && issue.errors?.length) {
-    const closest = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
-    if (closest.length > 0) return closest.flatMap((i) => expandUnion(i, path));
-  }
-  return [{ path, message: issue.message ?? 'invalid' }];
-}
-
-/** fastify-type-provider-zod's error entry: `keyword` = zod code, `params` = the rest of the issue. */
-function toIssues(v: { keyword?: string; instancePath?: string; message?: string; params?: unknown }) {
+/** fastify-type-provider-zod's error entry as a zod issue: `keyword` = zod code, `params` = the rest. */
+function toIssue(v: {
+  keyword?: string;
+  instancePath?: string;
+  message?: string;
+  params?: unknown;
+}): IssueLike {
   // instancePath carries array indexes as strings: numeric segments become indexes ("[0].id")
   const path = (v.instancePath ?? '')
     .split('/')
     .filter(Boolean)
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-  const errors = (v.params as { errors?: ZodIssueLike[][] } | undefined)?.errors;
-  return expandUnion({ path, code: v.keyword, errors, message: v.message }, []);
+  const errors = (v.params as { errors?: IssueLike[][] } | undefined)?.errors;
+  return { path, code: v.keyword, errors, message: v.message };
 }
