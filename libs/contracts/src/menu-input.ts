@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { BYTES, jsonBytes } from './limits.ts';
 import { menuInputIssues, menuInputObject } from './menu.ts';
 import { renderMenu } from './menu-render.ts';
@@ -21,3 +22,19 @@ export const menuInputSchema = menuInputObject.superRefine((menu, ctx) => {
       });
   }
 });
+
+/**
+ * The body of `PUT .../menu` (Admin API, panel): a menu, or the public form, an array holding
+ * exactly one. Parsed into the menu itself.
+ */
+export const adminMenuBodySchema = z.preprocess((body, ctx) => {
+  if (body === undefined || body === null)
+    ctx.addIssue({ code: 'custom', input: body, message: 'Envie o cardápio no corpo da requisição.' });
+  else if (Array.isArray(body) && body.length !== 1)
+    ctx.addIssue({
+      code: 'custom',
+      input: body,
+      message: 'O cardápio é um só: envie um menu ou um array com exatamente um menu.',
+    });
+  return Array.isArray(body) ? body[0] : body;
+}, menuInputSchema);

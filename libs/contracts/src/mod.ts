@@ -16,6 +16,7 @@ export * from './menu-render.ts';
 export * from './merchant.ts';
 export * from './op.ts';
 export * from './open-delivery-flows.ts';
+export * from './open-delivery-merchant.ts';
 export * from './open-delivery-order.ts';
 export * from './ops.ts';
 export * from './order.ts';

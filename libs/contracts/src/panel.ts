@@ -8,9 +8,27 @@ import { defineOps } from './op.ts';
  */
 const store = z.object({ merchantId: z.string() });
 
+/** The invite's body (Admin API and `odctl user invite`): checked once, by the op. */
+export const inviteBodySchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, 'email deve ter no máximo 254 caracteres.')
+    .email('email inválido.'),
+  role: z.enum(PANEL_ROLES, { error: 'role deve ser OWNER ou STAFF.' }),
+});
+export type InviteBody = z.infer<typeof inviteBodySchema>;
+
 export const PANEL_OPS = defineOps('panel', {
   /** params { merchantId }, body { email, role } -> 201 UserInvite (no setup token for an existing account) | 404 | 400 */
-  invite: { name: 'admin.users.invite', callers: ['admin'], params: store, body: z.unknown() },
+  invite: {
+    name: 'admin.users.invite',
+    callers: ['admin'],
+    params: store,
+    body: inviteBodySchema,
+    invalidMessage: 'Convite inválido.',
+  },
   /** params { merchantId } -> 200 StoreUser[] */
   list: { name: 'admin.users.list', callers: ['admin'], params: store },
   /**
@@ -35,17 +53,6 @@ export { PANEL_PASSWORD_MAX, PANEL_PASSWORD_MIN, PANEL_ROLES, type PanelRole } f
 
 /** A setup token is single-use and valid this long. */
 export const SETUP_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
-
-export const inviteBodySchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(254, 'email deve ter no máximo 254 caracteres.')
-    .email('email inválido.'),
-  role: z.enum(PANEL_ROLES, { error: 'role deve ser OWNER ou STAFF.' }),
-});
-export type InviteBody = z.infer<typeof inviteBodySchema>;
 
 /**
  * The invite's answer. To an e-mail that already has an account (a password set), the store is

@@ -1,6 +1,6 @@
 import {
   type DeliveryAddress,
-  MENU_STATUSES,
+  type MENU_STATUSES,
   type MenuInput,
   type MerchantPatch,
   SERVICE_TYPES,
@@ -27,14 +27,6 @@ export const merchantApiInfoSchema = z.object({
   ordersWebhookURL: text(TEXT.url).optional(),
 });
 export type MerchantApiInfo = z.infer<typeof merchantApiInfoSchema>;
-
-/** components/schemas/MerchantUpdate (webhook `/v1/menuUpdated`); the body may also be empty */
-export const merchantUpdateSchema = z.object({
-  merchantStatus: z.enum(MENU_STATUSES).optional(),
-  entityType: text(40).optional(),
-  updatedObjects: z.array(z.unknown()).max(1000).optional(),
-});
-export type MerchantUpdate = z.infer<typeof merchantUpdateSchema>;
 
 /** components/schemas/MerchantStatus */
 export const OD_READ_STATUSES = ['SUCCESS', 'PROCESSING', 'FAIL'] as const;

@@ -3,11 +3,9 @@ export { OD_EVENT_TYPES, type OdEventType, odEventType, platformTypesFor, toOdEv
 export {
   type MerchantApiInfo,
   type MerchantReading,
-  type MerchantUpdate,
   merchantApiInfoSchema,
   merchantEndpointUrl,
   merchantStatusSchema,
-  merchantUpdateSchema,
   OD_READ_STATUSES,
   type OdMerchantDocument,
   type OdMerchantStatus,

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import type { z } from 'zod';
 import type { GatewayContext, ZodApp } from './context.ts';
 import { sendError } from './http/errors.ts';
+import { rawBodyValidator } from './routes/order-calls.ts';
 
 /**
  * Sends one HTTP request to its service over NATS and writes the reply as is: status from the
@@ -101,8 +102,10 @@ type RelayFn = <S extends RelaySchema, O extends OpSpec>(
 ) => void;
 
 /**
- * Routes that only relay: the params, query and body a route validated go to its op as they are,
- * and the service's answer comes back untouched (`forward`). `relayRoutes(app, ctx).get(url,
+ * Routes that only relay: the params and query a route validated and the body as parsed from JSON
+ * go to its op, and the service's answer comes back untouched (`forward`). The body schema only
+ * documents the body (OpenAPI): the op's schema checks it once, when served, and answers in the
+ * op's error form (docs/decisions.md, "Who checks a body"). `relayRoutes(app, ctx).get(url,
  * schema, op)` is the whole route.
  */
 export function relayRoutes(app: ZodApp, ctx: GatewayContext) {
@@ -114,6 +117,7 @@ export function relayRoutes(app: ZodApp, ctx: GatewayContext) {
         method,
         url,
         schema: schema as FastifySchema,
+        validatorCompiler: rawBodyValidator,
         handler: (request, reply) =>
           forward(ctx, request, reply, op, {
             ...(schema.params ? { params: request.params } : {}),

@@ -1,14 +1,15 @@
 import { z } from 'zod';
-// replies as types only: importing their schemas here would reorder the OpenAPI components
 import type { Menu } from '../menu.ts';
-import type { AdminMerchant, Merchant } from '../merchant.ts';
+import { adminMenuBodySchema } from '../menu-input.ts';
+import { type AdminMerchant, type Merchant, merchantCreateSchema, merchantPatchSchema } from '../merchant.ts';
 import { defineOps } from '../op.ts';
+import { merchantUpdateSchema } from '../open-delivery-merchant.ts';
 import type { MerchantSnapshot } from '../ops.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
 
 const merchant = z.object({ merchantId: z.string() });
 
-/** RPC ops of the catalog service. Admin bodies are validated by the service (admin error form). */
+/** RPC ops of the catalog service. Bodies are checked once, by the op's schema when served (admin form for admin ops). */
 export const CATALOG_OPS = defineOps('catalog', {
   /** public: the credential's own store -> 200 Merchant | 404 ProblemDetails */
   getMerchant: {
@@ -26,8 +27,14 @@ export const CATALOG_OPS = defineOps('catalog', {
     params: merchant,
     reply: z.custom<Menu[]>(),
   },
-  /** body MerchantCreate -> 201 AdminMerchant */
-  adminCreate: { name: 'admin.merchant.create', callers: ['admin'], body: z.unknown() },
+  /** body MerchantCreate -> 201 AdminMerchant | 409 merchant_exists */
+  adminCreate: {
+    name: 'admin.merchant.create',
+    callers: ['admin'],
+    body: merchantCreateSchema,
+    invalidMessage: 'Estabelecimento inválido.',
+    reply: z.custom<AdminMerchant>(),
+  },
   /** -> 200 AdminMerchant | 404 { error: not_found } */
   adminGet: {
     name: 'admin.merchant.get',
@@ -42,7 +49,8 @@ export const CATALOG_OPS = defineOps('catalog', {
     callers: ADMIN_AND_PANEL,
     area: 'settings',
     params: merchant,
-    body: z.unknown(),
+    body: merchantPatchSchema,
+    invalidMessage: 'Alteração inválida.',
     reply: z.custom<AdminMerchant>(),
   },
   /** -> 200 { menu: Menu } (the public menu, also a valid MenuInput) | 404: the panel's menu editor */
@@ -59,7 +67,9 @@ export const CATALOG_OPS = defineOps('catalog', {
     callers: ADMIN_AND_PANEL,
     area: 'menu',
     params: merchant,
-    body: z.unknown(),
+    body: adminMenuBodySchema,
+    invalidMessage: 'Cardápio inválido.',
+    reply: z.custom<Menu>(),
   },
   /**
    * Open Delivery Merchant module (OPEN_DELIVERY credentials; the gateway checks the profile).
@@ -84,7 +94,7 @@ export const CATALOG_OPS = defineOps('catalog', {
     name: 'od.menuUpdated',
     callers: ['credential'],
     scope: 'merchant:write',
-    body: z.unknown(),
+    body: merchantUpdateSchema,
   },
   /** -> 200 { activeKeyId, resealed, unreadable }: point-of-sale api keys sealed under the active key */
   rotateKey: { name: 'admin.secrets.rotateKey', callers: ['admin'] },

@@ -1,5 +1,4 @@
-import { type CATALOG_OPS, merchantPatchSchema, type OpHandler } from '@od/contracts';
-import { parseAdminBody } from '@od/errors';
+import type { CATALOG_OPS, OpHandler } from '@od/contracts';
 import { adminMerchant, patchStore } from '../domain/merchant.ts';
 import { adminMerchantId, type HandlerDeps, storeNotFound } from './common.ts';
 
@@ -8,7 +7,7 @@ export const adminPatch =
   ({ db, now, changed }: HandlerDeps): OpHandler<typeof CATALOG_OPS.adminPatch> =>
   async (req) => {
     const id = adminMerchantId(req);
-    const patch = parseAdminBody(merchantPatchSchema, req.body ?? {}, 'Alteração inválida.');
+    const patch = req.body;
     const result = await db.edit(id, (s) => {
       const state = patchStore(s, patch, now().toISOString());
       return { state, result: adminMerchant(state, now()) };

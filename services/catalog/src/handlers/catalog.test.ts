@@ -306,6 +306,24 @@ describe('catalog through the gateway', () => {
     expect(bad2.status).toBe(400);
   });
 
+  it('an invalid admin body is answered once, by the op in catalog: its message, the fields named', async () => {
+    const cases: [string, string, unknown, string, string][] = [
+      ['POST', '/admin/v1/merchants', { name: '' }, 'Estabelecimento inválido.', 'name'],
+      ['PATCH', `/admin/v1/merchants/${store.id}`, { status: 'OPEN' }, 'Alteração inválida.', 'status'],
+      ['PUT', `/admin/v1/merchants/${other.id}/menu`, [{}, {}], 'Cardápio inválido.', '$'],
+      ['PUT', `/admin/v1/merchants/${other.id}/menu`, { items: 'x' }, 'Cardápio inválido.', 'items'],
+    ];
+    for (const [method, path, body, message, field] of cases) {
+      const r = await stack.admin(method, path, body);
+      const b = await r.json();
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(b, JSON.stringify(body)).toMatchObject({ error: 'validation_error', message });
+      expect(Object.keys(b.errors), JSON.stringify(b)).toContain(field);
+    }
+    const two = await (await stack.admin('PUT', `/admin/v1/merchants/${other.id}/menu`, [{}, {}])).json();
+    expect(two.errors.$).toEqual(['O cardápio é um só: envie um menu ou um array com exatamente um menu.']);
+  });
+
   it('admin create with a fixed id; a second create with it is 409 conflict', async () => {
     const id = randomUUID();
     const a = await stack.admin('POST', '/admin/v1/merchants', { id, name: 'Fixa' });

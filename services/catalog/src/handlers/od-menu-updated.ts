@@ -1,13 +1,13 @@
-import { type CATALOG_OPS, menuInputSchema, merchantPatchSchema, type OpHandler } from '@od/contracts';
+import {
+  type CATALOG_OPS,
+  type MerchantUpdate,
+  menuInputSchema,
+  merchantPatchSchema,
+  type OpHandler,
+} from '@od/contracts';
 import { outboundRequest } from '@od/egress';
 import { errors, type FieldErrors, fieldErrorsFromIssues, HttpException } from '@od/errors';
-import {
-  type MerchantUpdate,
-  merchantEndpointUrl,
-  merchantUpdateSchema,
-  type OdMerchantDocument,
-  readMerchantDocument,
-} from '@od/opendelivery';
+import { merchantEndpointUrl, type OdMerchantDocument, readMerchantDocument } from '@od/opendelivery';
 import { endFetchLease, takeFetchLease } from '../db/od-fetch-lease.ts';
 import { findOdSource, markOdRead, type OdSource } from '../db/od-source.ts';
 import { renderMenu } from '../domain/menu.ts';
@@ -39,10 +39,7 @@ export const odMenuUpdated =
   async (req) => {
     const { db, od, now, changed } = deps;
     const merchantId = credentialStore(req);
-    const update = merchantUpdateSchema.safeParse(req.body ?? {});
-    if (!update.success)
-      throw new HttpException(errors.validation(fieldErrorsFromIssues(update.error.issues), req.traceId));
-    const { merchantStatus, entityType, updatedObjects } = update.data;
+    const { merchantStatus, entityType, updatedObjects } = req.body;
     if (entityType !== undefined && !updatedObjects?.length) throw new HttpException(errors.odEmptyUpdate());
     const statusOnly = merchantStatus !== undefined && entityType === undefined;
 

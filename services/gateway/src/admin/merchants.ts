@@ -5,17 +5,16 @@ import {
   merchantCreateSchema,
   merchantPatchSchema,
 } from '@od/contracts';
-import { errors } from '@od/errors';
 import type { RouteModule } from '../context.ts';
 import { forward, relayRoutes } from '../forward.ts';
-import { sendError } from '../http/errors.ts';
+import { rawBodyValidator } from '../routes/order-calls.ts';
 // Any id up to TEXT.id: the service answers 404 not_found for an id that is not a GUID (admin form).
 import { merchantParams as params } from './params.ts';
 
 /**
  * Admin routes served by the catalog service: create, read and edit stores, replace a store's
- * menu. Bodies are checked here against the contract's schemas (400 validation_error) and again by
- * the service. The menu body (a menu object, or an array holding exactly one) is limited in bytes
+ * menu. Bodies are checked once, by the ops' schemas in catalog (400 validation_error, the admin
+ * form); the route schemas document them. The menu body (a menu object, or an array holding exactly one) is limited in bytes
  * (BYTES.menuBody, 413) and by the size of the menu it renders (BYTES.servedMenu, 400): the menu
  * as served must fit in one bus message.
  */
@@ -41,20 +40,11 @@ export const merchantAdminRoutes: RouteModule = (app, ctx) => {
   );
   app.put(
     '/admin/v1/merchants/:merchantId/menu',
+    // the public form (an array holding the menu) is accepted too: the op's schema unwraps it
     {
       bodyLimit: BYTES.menuBody,
       schema: { params, body: menuInputSchema },
-      // the public form (an array holding the menu) is accepted too: unwrapped before validation
-      preValidation: async (request, reply) => {
-        const body = request.body;
-        if (!Array.isArray(body)) return;
-        if (body.length !== 1)
-          return sendError(
-            reply,
-            errors.adminValidation('O cardápio é um só: envie um menu ou um array com exatamente um menu.'),
-          );
-        request.body = body[0];
-      },
+      validatorCompiler: rawBodyValidator,
     },
     (request, reply) =>
       forward(ctx, request, reply, CATALOG_OPS.adminPutMenu, { params: request.params, body: request.body }),

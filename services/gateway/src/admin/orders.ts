@@ -20,9 +20,9 @@ import { merchantParams, orderParams } from './params.ts';
 type P = { orderId: string };
 
 /**
- * Admin routes served by the orders service (channels and the merchant panel). Bodies are checked
- * here against the contract's schemas (limits: 400 `{ error, message, errors }` before the service
- * is called) and validated again by the service, the authority. Order intake takes an optional
+ * Admin routes served by the orders service (channels and the merchant panel). The relayed bodies
+ * (edit, cancel, courier) are checked once, by the ops' schemas in orders (400 `{ error, message,
+ * errors }`); intake, the handshake and the actions are still checked here first as well. Order intake takes an optional
  * `Idempotency-Key` (same rules as the public actions, scope `admin`): the same order comes back.
  */
 export const orderAdminRoutes: RouteModule = (app, ctx) => {
@@ -60,22 +60,17 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
     { params: orderParams, body: orderEditSchema },
     ORDER_OPS.adminEdit,
   );
-  const withBody = [
-    ['payment', ORDER_OPS.adminPayment, undefined],
-    ['cancel', ORDER_OPS.adminCancel, cancelSchema],
-    ['courier', ORDER_OPS.adminCourier, courierUpdateSchema],
-  ] as const;
-  for (const [path, op, body] of withBody) {
-    app.post(
-      `/admin/v1/orders/:orderId/${path}`,
-      { schema: { params: orderParams, ...(body ? { body } : {}) } },
-      (request, reply) =>
-        forward(ctx, request, reply, op, {
-          params: { orderId: (request.params as P).orderId },
-          body: request.body,
-        }),
-    );
-  }
+  relay.post('/admin/v1/orders/:orderId/payment', { params: orderParams }, ORDER_OPS.adminPayment);
+  relay.post(
+    '/admin/v1/orders/:orderId/cancel',
+    { params: orderParams, body: cancelSchema },
+    ORDER_OPS.adminCancel,
+  );
+  relay.post(
+    '/admin/v1/orders/:orderId/courier',
+    { params: orderParams, body: courierUpdateSchema },
+    ORDER_OPS.adminCourier,
+  );
   // the Open Delivery cancellation handshake, ordering application's side (OPEN_DELIVERY credentials)
   app.post(
     '/admin/v1/orders/:orderId/cancellation-request',

@@ -1,6 +1,6 @@
-import { CATALOG_OPS, type Scope } from '@od/contracts';
+import { CATALOG_OPS, merchantUpdateSchema, type Scope } from '@od/contracts';
 import { errors } from '@od/errors';
-import { merchantApiInfoSchema, merchantStatusSchema, merchantUpdateSchema } from '@od/opendelivery';
+import { merchantApiInfoSchema, merchantStatusSchema } from '@od/opendelivery';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { bearer } from '../auth/bearer.ts';
@@ -95,7 +95,7 @@ export const odMerchantRoutes: RouteModule = (app, ctx) => {
 function menuUpdated(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply) {
   const body = rawJson(request, true);
   if ('refused' in body) return sendError(reply, body.refused);
-  // MerchantUpdate: checked once, by catalog (no body = {})
+  // MerchantUpdate: checked once, by the op's schema in catalog (no body = {})
   return forward(
     ctx,
     request,

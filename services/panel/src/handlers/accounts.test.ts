@@ -131,6 +131,22 @@ describe('panel accounts', () => {
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
+    it('an invalid invite is answered by the op: 400 in the admin form naming the field, nothing created', async () => {
+      const merchantId = await createStore(stack, 'Loja convite');
+      const users = `/admin/v1/merchants/${merchantId}/users`;
+      for (const [body, field] of [
+        [{ email: 'não é e-mail', role: 'STAFF' }, 'email'],
+        [{ email: 'a@loja.test', role: 'ADMIN' }, 'role'],
+      ] as const) {
+        const r = await stack.admin('POST', users, body);
+        expect(r.status).toBe(400);
+        const b = await r.json();
+        expect(b).toMatchObject({ error: 'validation_error', message: 'Convite inválido.' });
+        expect(Object.keys(b.errors)).toEqual([field]);
+      }
+      expect(await (await stack.admin('GET', users)).json()).toEqual([]);
+    });
+
     it('passwords: at least 12 characters and not among the common breached ones', async () => {
       const merchantId = await createStore(stack, 'Loja senha');
       const inv = await invite(stack, merchantId, 'politica@loja.test', 'STAFF');

@@ -1,14 +1,13 @@
 import {
   CATALOG_OPS,
   type Handlers,
-  inviteBodySchema,
   isGuid,
   type PANEL_OPS,
   type PasswordReset,
   SETUP_TOKEN_TTL_MS,
   type UserInvite,
 } from '@od/contracts';
-import { errors, parseAdminBody } from '@od/errors';
+import { errors } from '@od/errors';
 import type { PanelContext } from '../context.ts';
 import { newToken, tokenHash } from '../domain/tokens.ts';
 import { PANEL_ITSELF } from '../upstream.ts';
@@ -45,7 +44,7 @@ export function userAdminHandlers(ctx: PanelContext): Handlers<typeof PANEL_OPS>
       const merchantId = String(req.params?.merchantId ?? '').toLowerCase();
       if (!isGuid(merchantId) || !(await storeExists(ctx, merchantId, req.traceId)))
         return errors.adminNotFound('Estabelecimento');
-      const { email, role } = parseAdminBody(inviteBodySchema, req.body);
+      const { email, role } = req.body;
       const token = newToken();
       const now = ctx.now();
       const { userId, existingAccount } = await ctx.db.invite(
