@@ -2,6 +2,7 @@ export * from './admin-order.ts';
 export * from './catalogue/mod.ts';
 export * from './codes.ts';
 export * from './credential-admin.ts';
+export * from './credential-bodies.ts';
 export * from './credentials.ts';
 export * from './error-bodies.ts';
 export * from './events.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createCredentialBodySchema, updateCredentialBodySchema } from '../credential-bodies.ts';
 import type { CredentialChange, CredentialRecord } from '../credentials.ts';
 import { defineOps } from '../op.ts';
 import { ADMIN_AND_PANEL } from '../rpc.ts';
@@ -12,15 +13,16 @@ const change = z.custom<CredentialChange>();
 const ADMIN_CREDENTIALS = { callers: ADMIN_AND_PANEL, area: 'credentials' } as const;
 
 /**
- * RPC ops of the auth service. Credential administration bodies are validated again by auth with
- * the contracts' schemas: it is the authority. Answers: CredentialChange (+ secrets where created).
+ * RPC ops of the auth service. Credential bodies are the contracts' schemas, parsed by the op when
+ * served; the front doors check them first too, for field names without the envelope's `body.`
+ * (docs/decisions.md, "Who checks a body"). Answers: CredentialChange (+ secrets where created).
  */
 export const CREDENTIAL_OPS = defineOps('auth', {
   /** body { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
   create: {
     name: 'credentials.create',
     ...ADMIN_CREDENTIALS,
-    body: z.object({ merchantId: z.string(), body: z.unknown() }),
+    body: z.object({ merchantId: z.string(), body: createCredentialBodySchema }),
     reply: change,
   },
   /** -> 200 CredentialRecord[] */
@@ -34,7 +36,7 @@ export const CREDENTIAL_OPS = defineOps('auth', {
   update: {
     name: 'credentials.update',
     ...ADMIN_CREDENTIALS,
-    body: z.object({ clientId: z.string(), body: z.unknown() }),
+    body: z.object({ clientId: z.string(), body: updateCredentialBodySchema }),
     reply: change,
   },
   pause: { name: 'credentials.pause', ...ADMIN_CREDENTIALS, body: client, reply: change },

@@ -2,12 +2,11 @@ import { RpcUnavailableError } from '@od/bus';
 import {
   type CREDENTIAL_OPS,
   type CredentialChange,
-  createCredentialBodySchema,
   INTERNAL_OPS,
   isGuid,
   type OpHandler,
 } from '@od/contracts';
-import { errors, HttpException, parseAdminBody } from '@od/errors';
+import { errors, HttpException } from '@od/errors';
 import {
   countLiveOfStore,
   createWebhookSecret,
@@ -60,7 +59,7 @@ export function credentialsCreate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
     const payload = req.body;
     const merchantId = payload.merchantId;
     if (!isGuid(merchantId)) throw merchantNotFound();
-    const body = parseAdminBody(createCredentialBodySchema, payload.body);
+    const body = payload.body;
     await assertMerchantExists(deps, merchantId.toLowerCase(), req.traceId);
     const clientId = generateClientId();
     const clientSecret = generateClientSecret();

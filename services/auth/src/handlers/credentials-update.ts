@@ -1,10 +1,4 @@
-import {
-  type CREDENTIAL_OPS,
-  type CredentialChange,
-  type OpHandler,
-  updateCredentialBodySchema,
-} from '@od/contracts';
-import { parseAdminBody } from '@od/errors';
+import type { CREDENTIAL_OPS, CredentialChange, OpHandler } from '@od/contracts';
 import { replaceWebhookSecrets, toRecord, withLockedCredential } from '../db/credentials.ts';
 import type { AuthDeps } from '../deps.ts';
 import { applyUpdate, isRuleError } from '../domain/rules.ts';
@@ -20,7 +14,7 @@ export function credentialsUpdate(deps: AuthDeps): OpHandler<typeof CREDENTIAL_O
   return async (req) => {
     const payload = req.body;
     const clientId = payload.clientId;
-    const patch = parseAdminBody(updateCredentialBodySchema, payload.body);
+    const patch = payload.body;
     const change = await withLockedCredential(deps.db, clientId, async (tx, row) => {
       const r = applyUpdate(
         row.status as 'ACTIVE',
