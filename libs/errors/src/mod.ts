@@ -1,4 +1,4 @@
-import { type FieldErrors, fieldErrorsFromIssues } from './field-errors.ts';
+import type { FieldErrors } from './field-errors.ts';
 
 /**
  * The error catalogue: every error body of SPEC's Errors table is built here and nowhere else.
@@ -308,23 +308,3 @@ export const errors = {
     business(404, 'not_found', `${what} não ${FEMININE.has(what) ? 'encontrada' : 'encontrado'}.`),
   adminUnauthorized: () => business(401, 'unauthorized', 'Token de administração ausente ou inválido.'),
 };
-
-/** What `parseAdminBody` needs of a schema: zod's `safeParse` (this lib does not depend on zod). */
-export interface SafeParser<T> {
-  safeParse(
-    x: unknown,
-  ):
-    | { success: true; data: T }
-    | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
-}
-
-/**
- * Admin input validation (services behind the Admin API and the panel): the parsed body, or an
- * HttpException 400 `{ error: validation_error, message, errors }`, never a 500. A missing body is
- * checked as `{}`.
- */
-export function parseAdminBody<T>(schema: SafeParser<T>, body: unknown, message = 'Requisição inválida.'): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  throw new HttpException(errors.adminValidation(message, fieldErrorsFromIssues(r.error.issues)));
-}
