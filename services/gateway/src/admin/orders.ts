@@ -49,28 +49,13 @@ export const orderAdminRoutes: RouteModule = (app, ctx) => {
     },
   );
   const relay = relayRoutes(app, ctx);
+  const at = '/admin/v1/orders/:orderId';
   // history a page at a time: follow `historyNextCursor` with ?historyAfter= (orders README)
-  relay.get(
-    '/admin/v1/orders/:orderId',
-    { params: orderParams, querystring: adminOrderQuerySchema },
-    ORDER_OPS.adminGet,
-  );
-  relay.patch(
-    '/admin/v1/orders/:orderId',
-    { params: orderParams, body: orderEditSchema },
-    ORDER_OPS.adminEdit,
-  );
-  relay.post('/admin/v1/orders/:orderId/payment', { params: orderParams }, ORDER_OPS.adminPayment);
-  relay.post(
-    '/admin/v1/orders/:orderId/cancel',
-    { params: orderParams, body: cancelSchema },
-    ORDER_OPS.adminCancel,
-  );
-  relay.post(
-    '/admin/v1/orders/:orderId/courier',
-    { params: orderParams, body: courierUpdateSchema },
-    ORDER_OPS.adminCourier,
-  );
+  relay.get(at, { params: orderParams, querystring: adminOrderQuerySchema }, ORDER_OPS.adminGet);
+  relay.patch(at, { params: orderParams, body: orderEditSchema }, ORDER_OPS.adminEdit);
+  relay.post(`${at}/payment`, { params: orderParams }, ORDER_OPS.adminPayment);
+  relay.post(`${at}/cancel`, { params: orderParams, body: cancelSchema }, ORDER_OPS.adminCancel);
+  relay.post(`${at}/courier`, { params: orderParams, body: courierUpdateSchema }, ORDER_OPS.adminCourier);
   // the Open Delivery cancellation handshake, ordering application's side (OPEN_DELIVERY credentials)
   app.post(
     '/admin/v1/orders/:orderId/cancellation-request',
