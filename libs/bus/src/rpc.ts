@@ -82,8 +82,9 @@ export interface ServeOptions {
 
 /**
  * Serves one op with a queue group: any number of replicas share the work, each request is handled
- * once. Before the handler: the signed caller context is verified against the op's callers, then
- * params/query/body are parsed with the op's schemas. Exceptions become the catalogue's error
+ * once. Before the handler: the signed caller context is verified against the op's callers, the
+ * caller's grant (scope, or area and store) is checked, then params/query/body are parsed with the
+ * op's schemas. Exceptions become the catalogue's error
  * bodies; an unexpected error becomes a 500 with the trace id. Nothing raised while answering (a
  * reply over the bus limit, a closed connection) escapes: the process keeps serving.
  */
@@ -177,21 +178,30 @@ async function handle<O extends OpSpec>(
   const traceId = String(req.traceId ?? '');
   let result: RpcResult;
   try {
-    const parts = [
-      parsePart(op.params, req.params, traceId, op),
-      parsePart(op.query, req.query, traceId, op),
-      parsePart(op.body, req.body, traceId, op),
-    ];
-    const bad = parts.find((p): p is HttpError => !('value' in p));
-    if (bad) result = bad;
+    // who may call comes before what the request holds: a refused caller learns nothing of the schemas
+    const refusal =
+      caller.kind === 'merchantUser'
+        ? await merchantUserRefusal(
+            op,
+            caller,
+            { params: req.params, body: req.body },
+            opts.storeOf ?? {},
+            traceId,
+          )
+        : caller.kind === 'credential'
+          ? credentialRefusal(op, caller, traceId)
+          : null;
+    const parts = refusal
+      ? []
+      : [
+          parsePart(op.params, req.params, traceId, op),
+          parsePart(op.query, req.query, traceId, op),
+          parsePart(op.body, req.body, traceId, op),
+        ];
+    const stop = refusal ?? parts.find((p): p is HttpError => !('value' in p));
+    if (stop) result = stop;
     else {
       const [params, query, body] = parts.map((p) => (p as { value: unknown }).value);
-      const refusal =
-        caller.kind === 'merchantUser'
-          ? await merchantUserRefusal(op, caller, { params, body }, opts.storeOf ?? {}, traceId)
-          : caller.kind === 'credential'
-            ? credentialRefusal(op, caller, traceId)
-            : null;
       const served = {
         traceId,
         caller,
@@ -204,7 +214,7 @@ async function handle<O extends OpSpec>(
         body,
         headers: req.headers,
       } as RequestOf<O>;
-      result = refusal ?? (await t.run(() => handler(served)));
+      result = await t.run(() => handler(served));
     }
   } catch (e) {
     if (isHttpException(e)) result = e.http;
