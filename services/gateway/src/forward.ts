@@ -98,8 +98,16 @@ type RelayFn = <S extends RelaySchema, O extends OpSpec>(
   url: string,
   schema: S,
   // what the route validated must be what the op takes: a mismatch does not compile
-  op: O & (Relayed<S> extends CallInput<O> ? unknown : never),
+  op: O & (Relayed<S> extends CallInput<O> ? unknown : never) & BodyChecked<S, O>,
 ) => void;
+/** The op checks a relayed body (the route's schema only documents it): an op taking any body does not compile. */
+type BodyChecked<S, O> = S extends { body: z.ZodType }
+  ? O extends { body: infer B extends z.ZodType }
+    ? unknown extends z.input<B>
+      ? never
+      : unknown
+    : never
+  : unknown;
 
 /**
  * Routes that only relay: the params and query a route validated and the body as parsed from JSON

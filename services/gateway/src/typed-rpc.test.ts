@@ -1,17 +1,21 @@
 import type { RpcClient } from '@od/bus';
 import {
+  CATALOG_OPS,
   FEED_OPS,
   type Handlers,
   INTERNAL_OPS,
+  inviteBodySchema,
   type OpHandler,
   ORDER_OPS,
   type OrderAction,
+  PANEL_OPS,
   RPC,
 } from '@od/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { GatewayContext } from './context.ts';
-import { forward } from './forward.ts';
+import { z } from 'zod';
+import type { GatewayContext, ZodApp } from './context.ts';
+import { forward, relayRoutes } from './forward.ts';
 
 /**
  * Type-level contract of the RPC catalogue: each `@ts-expect-error` line below must fail to
@@ -41,6 +45,16 @@ async function typeChecks(rpc: RpcClient, ctx: GatewayContext, request: FastifyR
   await forward(ctx, request, reply, 'orders', FEED_OPS.poll, {});
   // @ts-expect-error feed.ack has no params
   await forward(ctx, request, reply, FEED_OPS.ack, { params: { orderId: 'x' } });
+  // a relayed body is checked by the op: an op taking any body cannot be relayed one
+  const relay = relayRoutes({} as ZodApp, ctx);
+  relay.post(
+    '/x',
+    { params: z.object({ merchantId: z.string() }), body: inviteBodySchema },
+    PANEL_OPS.invite,
+  );
+  const onboarding = { querystring: z.object({ merchantId: z.string() }), body: inviteBodySchema };
+  // @ts-expect-error odOnboarding's body is not checked by its schema (the handler does)
+  relay.post('/x', onboarding, CATALOG_OPS.odOnboarding);
 
   // handlers: typed requests, one per op
   const action: OpHandler<typeof ORDER_OPS.action> = (req) => {
