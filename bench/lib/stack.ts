@@ -283,7 +283,8 @@ export async function startProcessStack(opts: {
   };
 }
 
-async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
+/** Deletes the keys of `pattern` (SCAN + DEL) on the Redis at `url`. */
+export async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
   const r = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
   try {
     await r.connect();

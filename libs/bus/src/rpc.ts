@@ -27,6 +27,7 @@ import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '
 import type { Logger } from '@od/logger';
 import { rpcClientCall, rpcServerCall } from '@od/telemetry';
 import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller.ts';
+import { replyMux } from './reply-mux.ts';
 import { credentialRefusal, merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
 
 const enc = new TextEncoder();
@@ -305,11 +306,13 @@ export async function callRpc(
   let msg: Msg;
   const t = rpcClientCall(subject);
   try {
-    msg = await nc.request(subject, payload, {
-      timeout: timeoutMs,
+    msg = await replyMux(nc).request(
+      subject,
+      payload,
       // the trace context (sampled traces only) beside the signature
-      headers: t.headers(() => natsHeadersOf(h ?? {})) ?? (h ? natsHeadersOf(h) : undefined),
-    });
+      t.headers(() => natsHeadersOf(h ?? {})) ?? (h ? natsHeadersOf(h) : undefined),
+      timeoutMs,
+    );
   } catch (e) {
     const down =
       e instanceof natsErrors.TimeoutError ||
