@@ -1,5 +1,6 @@
 import {
   type Msg,
+  type MsgHdrs,
   type NatsConnection,
   errors as natsErrors,
   headers as natsHeaders,
@@ -61,6 +62,26 @@ function natsHeadersOf(h: Record<string, string>) {
   const out = natsHeaders();
   for (const [k, v] of Object.entries(h)) out.set(k, v);
   return out;
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
+// Most replies carry their status alone: those headers are built once per status (nats.js only
+// encodes them at each publish, never changes them).
+const statusOnly = new Map<number, { h: Record<string, string>; nats: MsgHdrs; length: number }>();
+function replyHeadersOf(result: RpcResult | HttpError) {
+  if (result.headers && hasKeys(result.headers))
+    return { h: replyHeaders(result), nats: undefined, length: -1 };
+  let c = statusOnly.get(result.status);
+  if (!c) {
+    const h = replyHeaders(result);
+    c = { h, nats: natsHeadersOf(h), length: headersLength(h) };
+    if (statusOnly.size < 1000) statusOnly.set(result.status, c);
+  }
+  return c;
 }
 
 function replyHeaders(result: RpcResult | HttpError): Record<string, string> {
@@ -242,10 +263,11 @@ function respond(
 ): void {
   if (!msg.reply) return;
   try {
-    let h = replyHeaders(result);
+    const rh = replyHeadersOf(result);
+    let h = rh.h;
     let data = encodeBody(result.body);
     const max = maxPayload(nc);
-    if (data.length + headersLength(h) > max) {
+    if (data.length + (rh.length < 0 ? headersLength(h) : rh.length) > max) {
       busCounters.replyTooLarge++;
       log.error(
         { subject, traceId, bytes: data.length, max },
@@ -254,8 +276,10 @@ function respond(
       const e = errors.replyTooLarge(traceId, max);
       h = replyHeaders(e);
       data = encodeBody(e.body);
+      msg.respond(data, { headers: natsHeadersOf(h) });
+      return;
     }
-    msg.respond(data, { headers: natsHeadersOf(h) });
+    msg.respond(data, { headers: rh.nats ?? natsHeadersOf(h) });
   } catch (e) {
     busCounters.replyFailed++;
     log.error({ err: e, subject, traceId }, 'rpc reply failed');

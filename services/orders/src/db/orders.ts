@@ -98,12 +98,14 @@ export async function visibleOrderColumn(
   merchantId: unknown,
 ): Promise<string | undefined> {
   if (!isGuid(orderId) || !isGuid(merchantId)) return undefined;
-  const { rows } = await pool.query<{ v: string }>({
+  const { rows } = await pool.query<[string]>({
     name,
     text: `SELECT ${column}::text AS v FROM orders WHERE id = $1 AND merchant_id = $2 AND situation <> 'PENDING_PAYMENT'`,
     values: [orderId, merchantId],
+    // no row object per result (pg's per-field work)
+    rowMode: 'array',
   });
-  return rows[0]?.v;
+  return rows[0]?.[0];
 }
 
 export async function nextDisplayId(c: PoolClient): Promise<string> {
