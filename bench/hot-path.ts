@@ -28,6 +28,10 @@ const o = new Command('bench:hot-path')
   .option('--limits <on|off>', 'rate limiter', 'on')
   .option('--credentials <n>', 'credentials cycled by each figure', '200')
   .option('--node-options <s>', 'NODE_OPTIONS of every service (e.g. --trace-gc)')
+  .option(
+    '--open-responses',
+    'measurement only: nats-server without allow_responses (any inbox open to every identity)',
+  )
   .option('--tracing', 'services export traces (OTLP/HTTP to a local sink) with 10% sampling')
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
   .option('--out <file>', 'JSON results', path.join(RESULTS_DIR, 'hot-path.json'))
@@ -40,6 +44,7 @@ const o = new Command('bench:hot-path')
     credentials: string;
     prof?: boolean;
     tracing?: boolean;
+    openResponses?: boolean;
     nodeOptions?: string;
     out: string;
   }>();
@@ -75,6 +80,7 @@ const bare = await startBare();
 const stack = await startProcessStack({
   prefix: 'hotpath',
   log,
+  openResponses: o.openResponses,
   env: {
     // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
     RATE_LIMIT_ENABLED: 'false',
@@ -221,7 +227,7 @@ try {
 }
 writeFileSync(
   o.out,
-  `${JSON.stringify({ at: new Date().toISOString(), limits: o.limits, tracing: !!o.tracing, results, memory }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), limits: o.limits, tracing: !!o.tracing, openResponses: !!o.openResponses, results, memory }, null, 2)}\n`,
 );
 log(`results: ${path.relative(process.cwd(), o.out)}`);
 

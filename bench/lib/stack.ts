@@ -127,6 +127,11 @@ export async function startProcessStack(opts: {
   prefix: string;
   env?: Record<string, string>;
   log: (m: string) => void;
+  /**
+   * measurement only (bench:hot-path --open-responses): every identity may publish to any inbox
+   * instead of nats-server's `allow_responses` (what the response permissions cost the server)
+   */
+  openResponses?: boolean;
 }): Promise<ProcessStack> {
   const baseDb = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   // the bus as `pnpm start` and production run it: a nats-server of its own with one identity per
@@ -142,8 +147,19 @@ export async function startProcessStack(opts: {
     bin,
     dir: natsDir,
     port: natsPort,
-    config: (storeDir) =>
-      natsServerConfig({ prefix: opts.prefix, listen: `127.0.0.1:${natsPort}`, storeDir, passwords }),
+    config: (storeDir) => {
+      const text = natsServerConfig({
+        prefix: opts.prefix,
+        listen: `127.0.0.1:${natsPort}`,
+        storeDir,
+        passwords,
+      });
+      return opts.openResponses
+        ? text
+            .replace(/publish: \{ allow: \[/g, 'publish: { allow: ["_INBOX.>", ')
+            .replace(/\n\s*allow_responses: true/g, '')
+        : text;
+    },
   });
   const natsUrl = nats.url;
   const keys = rpcKeyRing(SERVICES);
