@@ -183,6 +183,8 @@ export async function startProcessStack(opts: {
   dbUrl.pathname = `/${dbName}`;
   const port = await freePort();
   const adminPort = await freePort();
+  // never the fixed default (8082): another stack on the machine may hold it
+  const panelPort = await freePort();
   const production = localProductionEnv('bench');
   const adminToken = production.ADMIN_TOKEN;
   const env: Record<string, string | undefined> = {
@@ -194,6 +196,7 @@ export async function startProcessStack(opts: {
     NATS_PREFIX: opts.prefix,
     PORT: String(port),
     ADMIN_PORT: String(adminPort),
+    PANEL_PORT: String(panelPort),
     RPC_PUBLIC_KEYS: keys.publicKeys,
     ...opts.env,
   };
