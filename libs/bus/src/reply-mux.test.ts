@@ -53,7 +53,11 @@ describe('reply mux (real NATS)', () => {
   it('a served subject that never answers: TimeoutError after the timeout, a late reply is dropped', async () => {
     const s = subject('silent');
     let late: (() => void) | undefined;
-    nc.subscribe(s, { callback: (_e, m) => (late = () => m.respond(enc.encode('late'))) });
+    nc.subscribe(s, {
+      callback: (_e, m) => {
+        late = () => m.respond(enc.encode('late'));
+      },
+    });
     await nc.flush();
     const t0 = Date.now();
     await expect(replyMux(nc).request(s, enc.encode('x'), undefined, 300)).rejects.toThrow(
@@ -84,7 +88,11 @@ describe('reply mux while the connection is down (own nats-server)', () => {
     const s = subject('hang');
     const echo = subject('echo');
     nc.subscribe(s, { callback: () => {} }); // never answers
-    nc.subscribe(echo, { callback: (_e, m) => m.respond(m.data) });
+    nc.subscribe(echo, {
+      callback: (_e, m) => {
+        m.respond(m.data);
+      },
+    });
     await nc.flush();
     const inFlight = expect(replyMux(nc).request(s, enc.encode('x'), undefined, 30_000)).rejects.toThrow(
       natsErrors.NoRespondersError,

@@ -29,7 +29,7 @@ export async function forward<O extends OpSpec>(
 /** Writes a service's reply as is: status, headers, and the body bytes untouched. */
 export function writeRpcReply(reply: FastifyReply, r: RpcReply): FastifyReply {
   reply.code(r.status);
-  for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
+  for (const k in r.headers) reply.header(k, r.headers[k]);
   if (r.body.length === 0) return reply.send();
   return reply
     .type('application/json; charset=utf-8')

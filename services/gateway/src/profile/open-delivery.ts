@@ -30,9 +30,16 @@ import type { GatewayContext } from '../context.ts';
  * even a paused or revoked credential's record names the right form.
  */
 export function installOpenDeliveryProfile(app: FastifyInstance, ctx: GatewayContext): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!isOpenDeliveryCaller(ctx, request)) return payload;
-    return renderForOpenDelivery(request, reply, payload, ctx.config.OD_APP_ID);
+  // a callback hook, not an async one: no promise per request of every other caller
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!isOpenDeliveryCaller(ctx, request)) return done(null, payload);
+    let rendered: unknown;
+    try {
+      rendered = renderForOpenDelivery(request, reply, payload, ctx.config.OD_APP_ID);
+    } catch (e) {
+      return done(e as Error);
+    }
+    done(null, rendered);
   });
 }
 
