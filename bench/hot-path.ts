@@ -19,7 +19,13 @@ import { cpuPerRequest, stackGroups } from './lib/cpu.ts';
 import { okJson, pollingCredential } from './lib/credential.ts';
 import { load } from './lib/load.ts';
 import { rss } from './lib/proc.ts';
-import { deleteRedisKeys, RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
+import {
+  deleteRedisKeys,
+  type ProcessStack,
+  RESULTS_DIR,
+  startBare,
+  startProcessStack,
+} from './lib/stack.ts';
 
 const o = new Command('bench:hot-path')
   .option('--duration <s>', 'seconds of load per figure', '5')
@@ -34,6 +40,10 @@ const o = new Command('bench:hot-path')
   )
   .option('--tracing', 'services export traces (OTLP/HTTP to a local sink) with 10% sampling')
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
+  .option(
+    '--baseline <dir>',
+    'also run a stack from this checkout (e.g. main), figure by figure beside this one',
+  )
   .option('--out <file>', 'JSON results', path.join(RESULTS_DIR, 'hot-path.json'))
   .parse()
   .opts<{
@@ -45,6 +55,7 @@ const o = new Command('bench:hot-path')
     prof?: boolean;
     tracing?: boolean;
     openResponses?: boolean;
+    baseline?: string;
     nodeOptions?: string;
     out: string;
   }>();
@@ -77,39 +88,63 @@ const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
 process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
 const bare = await startBare();
-const stack = await startProcessStack({
-  prefix: 'hotpath',
-  log,
-  openResponses: o.openResponses,
-  env: {
-    // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
-    RATE_LIMIT_ENABLED: 'false',
-    ...tracingEnv,
-    ...(o.prof || o.nodeOptions
-      ? {
-          NODE_OPTIONS: [o.prof ? `--cpu-prof --cpu-prof-dir=${profDir}` : '', o.nodeOptions ?? ''].join(' '),
-        }
-      : {}),
-  },
-}).catch(async (e) => {
-  await Promise.allSettled([bare.proc.stop(), pgServer.destroy(), redis.destroy()]);
+const stackEnv = {
+  // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
+  RATE_LIMIT_ENABLED: 'false',
+  ...tracingEnv,
+  ...(o.prof || o.nodeOptions
+    ? {
+        NODE_OPTIONS: [o.prof ? `--cpu-prof --cpu-prof-dir=${profDir}` : '', o.nodeOptions ?? ''].join(' '),
+      }
+    : {}),
+};
+// --baseline: a second stack from another checkout, on the same PostgreSQL and Redis servers (idle
+// while the other is measured: its idle CPU is taken off like any other)
+const stacks: { name: string; stack: ProcessStack }[] = [];
+const stopAll = () =>
+  Promise.allSettled([
+    ...stacks.map((s) => s.stack.stop()),
+    bare.proc.stop(),
+    pgServer.destroy(),
+    redis.destroy(),
+  ]);
+try {
+  stacks.push({
+    name: 'this',
+    stack: await startProcessStack({
+      prefix: 'hotpath',
+      log,
+      openResponses: o.openResponses,
+      env: stackEnv,
+    }),
+  });
+  if (o.baseline)
+    stacks.push({
+      name: 'baseline',
+      stack: await startProcessStack({
+        prefix: 'hotbase',
+        log,
+        openResponses: o.openResponses,
+        env: stackEnv,
+        root: path.resolve(o.baseline),
+      }),
+    });
+} catch (e) {
+  await stopAll();
   throw e;
-});
-// Ctrl-C / timeout: stop the stack and the servers before leaving
+}
+// Ctrl-C / timeout: stop the stacks and the servers before leaving
 for (const sig of ['SIGINT', 'SIGTERM'] as const)
   process.once(sig, () => {
-    void Promise.allSettled([stack.stop(), bare.proc.stop(), pgServer.destroy(), redis.destroy()]).then(() =>
-      process.exit(130),
-    );
+    void stopAll().then(() => process.exit(130));
   });
 const results: Record<string, unknown>[] = [];
 const memory: Record<string, unknown> = {};
-const rssOf = () => Object.fromEntries([...stack.procs].map(([name, p]) => [name, rss(p.pid)?.rssMb]));
-try {
-  // idle: settled after start (no request yet)
-  await sleep(5000);
-  memory.idleRssMb = rssOf();
-  log(`idle RSS MB: ${JSON.stringify(memory.idleRssMb)}`);
+const rssOf = (stack: ProcessStack) =>
+  Object.fromEntries([...stack.procs].map(([name, p]) => [name, rss(p.pid)?.rssMb]));
+
+/** Merchants, credentials and orders of the three figures in one stack; the limiter on after it. */
+async function prepare(stack: ProcessStack) {
   const admin = (method: string, p: string, body?: unknown) =>
     fetch(stack.adminUrl + p, {
       method,
@@ -184,45 +219,67 @@ try {
       orderOf.push(id);
     }
   }
-
   if (o.limits === 'on') await stack.restartGateway({ RATE_LIMIT_ENABLED: 'true' });
   const groups = stackGroups(stack, pgServer, redis);
-  const figures = [
+  return [
     { name: 'poll (empty)', service: 'feed', requests: reqs(emptyTokens, () => '/v1/events:polling') },
     { name: 'poll (10 events)', service: 'feed', requests: reqs(busyTokens, () => '/v1/events:polling') },
     { name: 'GET order', service: 'orders', requests: reqs(orderTokens, (i) => `/v1/orders/${orderOf[i]}`) },
-  ];
+  ].map((f) => ({ ...f, groups: groups(f.service) }));
+}
+
+try {
+  // idle: settled after start (no request yet)
+  await sleep(5000);
+  memory.idleRssMb = rssOf(stacks[0].stack);
+  log(`idle RSS MB: ${JSON.stringify(memory.idleRssMb)}`);
+  const prepared = [];
+  for (const s of stacks) prepared.push({ ...s, figures: await prepare(s.stack) });
   for (let round = 1; round <= Number(o.rounds); round++) {
     const b = await load(bare.url, { path: '/' }, defaults);
     log(`round ${round}: bare fastify ${b.reqPerSec} req/s`);
-    for (const f of figures) {
-      let r: Awaited<ReturnType<typeof load>> | undefined;
-      // windows of earlier figures and rounds would turn this one's requests into 429s
-      await deleteRedisKeys(redis.url, 'hotpath:rl:*');
-      const cpuUs = await cpuPerRequest(groups(f.service), async () => {
-        r = await load(stack.publicUrl, { path: '/', requests: f.requests }, defaults);
-        return r;
-      });
-      const ratio = Math.round((r!.reqPerSec / b.reqPerSec) * 1000) / 10;
-      results.push({ round, name: f.name, ...r, bare: b.reqPerSec, ratioPct: ratio, cpuUs });
-      log(
-        `  ${f.name}: ${r!.reqPerSec} req/s (${ratio}% of bare), p50 ${r!.p50Ms} / p99 ${r!.p99Ms} ms, ` +
-          `non-2xx ${r!.non2xx}, cpu µs ${JSON.stringify(cpuUs)}`,
-      );
-      if (r!.non2xx) log(`  warning: ${r!.non2xx} non-2xx answers in "${f.name}"`);
+    for (let fi = 0; fi < prepared[0].figures.length; fi++) {
+      // each figure on every stack back to back, the order alternating by round
+      const order = round % 2 ? prepared : [...prepared].reverse();
+      for (const s of order) {
+        const f = s.figures[fi];
+        let r: Awaited<ReturnType<typeof load>> | undefined;
+        // windows of earlier figures and rounds would turn this one's requests into 429s
+        await deleteRedisKeys(redis.url, `${s.stack.prefix}:rl:*`);
+        const cpuUs = await cpuPerRequest(f.groups, async () => {
+          r = await load(s.stack.publicUrl, { path: '/', requests: f.requests }, defaults);
+          return r;
+        });
+        const ratio = Math.round((r!.reqPerSec / b.reqPerSec) * 1000) / 10;
+        results.push({ round, stack: s.name, name: f.name, ...r, bare: b.reqPerSec, ratioPct: ratio, cpuUs });
+        log(
+          `  ${stacks.length > 1 ? `[${s.name}] ` : ''}${f.name}: ${r!.reqPerSec} req/s (${ratio}% of bare), ` +
+            `p50 ${r!.p50Ms} / p99 ${r!.p99Ms} ms, non-2xx ${r!.non2xx}, cpu µs ${JSON.stringify(cpuUs)}`,
+        );
+        if (r!.non2xx) log(`  warning: ${r!.non2xx} non-2xx answers in "${f.name}"`);
+      }
     }
   }
-  const gw = stack.procs.get('gateway')!.pid;
+  const gw = stacks[0].stack.procs.get('gateway')!.pid;
   memory.gatewayPeakUnderLoadMb = rss(gw)?.hwmMb;
   await sleep(15_000);
   memory.gatewayAfterLoadMb = rss(gw)?.rssMb;
   log(
     `gateway RSS: peak under load ${memory.gatewayPeakUnderLoadMb} MB, 15 s after ${memory.gatewayAfterLoadMb} MB`,
   );
+  if (stacks.length > 1) {
+    // per figure and stack, the lowest total over the rounds (the machine's noise only adds)
+    for (const f of prepared[0].figures)
+      for (const s of stacks) {
+        const best = results
+          .filter((r) => r.name === f.name && r.stack === s.name)
+          .map((r) => r.cpuUs as Record<string, number>)
+          .sort((a, b) => a.total - b.total)[0];
+        log(`lowest ${f.name} [${s.name}]: cpu µs ${JSON.stringify(best)}`);
+      }
+  }
 } finally {
-  await stack.stop();
-  await bare.proc.stop();
-  await Promise.all([pgServer.destroy(), redis.destroy()]);
+  await stopAll();
   sink.close();
 }
 writeFileSync(

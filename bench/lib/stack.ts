@@ -27,9 +27,14 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-export function spawnNode(name: string, script: string, env: Record<string, string | undefined>): Proc {
+export function spawnNode(
+  name: string,
+  script: string,
+  env: Record<string, string | undefined>,
+  logName = name,
+): Proc {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const logFile = path.join(RESULTS_DIR, `${name}.log`);
+  const logFile = path.join(RESULTS_DIR, `${logName}.log`);
   const out = createWriteStream(logFile);
   // the V8 flags of the images (deploy/Dockerfile)
   const child = spawn(process.execPath, ['--max-semi-space-size=8', script], {
@@ -101,6 +106,8 @@ export async function startBare(): Promise<{ url: string; proc: Proc }> {
 }
 
 export interface ProcessStack {
+  /** NATS and Redis names (`names(prefix)`), database `od_<prefix>` */
+  prefix: string;
   /** the secured nats-server of this stack (as `pnpm start` runs one) */
   nats: RunningNats;
   publicUrl: string;
@@ -132,7 +139,14 @@ export async function startProcessStack(opts: {
    * instead of nats-server's `allow_responses` (what the response permissions cost the server)
    */
   openResponses?: boolean;
+  /**
+   * the checkout whose services run (default: this one): bench:hot-path --baseline runs a second
+   * stack from another checkout beside this one (its logs are `<prefix>-<service>.log`)
+   */
+  root?: string;
 }): Promise<ProcessStack> {
+  const root = opts.root ?? ROOT;
+  const logName = (s: string) => (opts.root ? `${opts.prefix}-${s}` : s);
   const baseDb = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   // the bus as `pnpm start` and production run it: a nats-server of its own with one identity per
   // service and the generated permissions (signed requests, no anonymous access)
@@ -203,9 +217,9 @@ export async function startProcessStack(opts: {
   const publicUrl = `http://127.0.0.1:${port}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   const procs = new Map<string, Proc>();
-  const script = (s: string) => path.join(ROOT, 'services', s, 'bin.mjs');
+  const script = (s: string) => path.join(root, 'services', s, 'bin.mjs');
   // production runs the bundles (NODE_ENV=production makes bin.mjs load dist/main.mjs)
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], {
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build.ts')], {
     stdio: 'ignore',
   });
 
@@ -243,8 +257,11 @@ export async function startProcessStack(opts: {
   try {
     // services in parallel (each applies its own migrations under an advisory lock), gateway last
     for (const s of SERVICES.filter((x) => x !== 'gateway'))
-      procs.set(s, spawnNode(s, script(s), { ...env, ...serviceEnv(s) }));
-    procs.set('gateway', spawnNode('gateway', script('gateway'), { ...env, ...serviceEnv('gateway') }));
+      procs.set(s, spawnNode(s, script(s), { ...env, ...serviceEnv(s) }, logName(s)));
+    procs.set(
+      'gateway',
+      spawnNode('gateway', script('gateway'), { ...env, ...serviceEnv('gateway') }, logName('gateway')),
+    );
     await waitHealthy();
   } catch (e) {
     await stopAll();
@@ -264,6 +281,7 @@ export async function startProcessStack(opts: {
   };
 
   return {
+    prefix: opts.prefix,
     nats,
     publicUrl,
     adminUrl,
@@ -283,7 +301,12 @@ export async function startProcessStack(opts: {
       await procs.get('gateway')!.stop();
       procs.set(
         'gateway',
-        spawnNode('gateway', script('gateway'), { ...env, ...serviceEnv('gateway'), ...extraEnv }),
+        spawnNode(
+          'gateway',
+          script('gateway'),
+          { ...env, ...serviceEnv('gateway'), ...extraEnv },
+          logName('gateway'),
+        ),
       );
       await waitHealthy();
     },
