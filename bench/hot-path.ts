@@ -124,7 +124,8 @@ try {
       stack: await startProcessStack({
         prefix: 'hotbase',
         log,
-        openResponses: o.openResponses,
+        // --open-responses applies to this stack only: `--baseline .` measures what allow_responses costs
+        openResponses: false,
         env: stackEnv,
         root: path.resolve(o.baseline),
       }),

@@ -59,6 +59,8 @@ export function busConnectionOptions(bus: BusConfig, name: string): ConnectionOp
  * request made while the connection is down fails at once, and requests in flight when it drops
  * fail at that moment, with a no-responders error (callRpc maps it to "service unavailable", the
  * gateway answers 503 + Retry-After). A reply published while we are disconnected is lost anyway.
+ * RPCs (`callRpc`) go through the reply mux (reply-mux.ts), which applies the same rule itself; this
+ * wrapper covers the other `nc.request` callers (the gateway barrier).
  */
 export const PING_INTERVAL_MS = 5_000;
 
