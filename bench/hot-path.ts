@@ -36,7 +36,7 @@ const o = new Command('bench:hot-path')
   .option('--node-options <s>', 'NODE_OPTIONS of every service (e.g. --trace-gc)')
   .option(
     '--open-responses',
-    'measurement only: nats-server without allow_responses (any inbox open to every identity)',
+    'measurement only: nats-server without allow_responses (any inbox open to every identity); with --baseline, on this stack only',
   )
   .option('--tracing', 'services export traces (OTLP/HTTP to a local sink) with 10% sampling')
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
