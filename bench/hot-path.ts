@@ -101,13 +101,11 @@ const stackEnv = {
 // --baseline: a second stack from another checkout, on the same PostgreSQL and Redis servers (idle
 // while the other is measured: its idle CPU is taken off like any other)
 const stacks: { name: string; stack: ProcessStack }[] = [];
-const stopAll = () =>
-  Promise.allSettled([
-    ...stacks.map((s) => s.stack.stop()),
-    bare.proc.stop(),
-    pgServer.destroy(),
-    redis.destroy(),
-  ]);
+// the stacks first: stopping one deletes its keys in Redis
+const stopAll = async () => {
+  await Promise.allSettled([...stacks.map((s) => s.stack.stop()), bare.proc.stop()]);
+  await Promise.allSettled([pgServer.destroy(), redis.destroy()]);
+};
 try {
   stacks.push({
     name: 'this',
