@@ -32,7 +32,7 @@ Object.assign(process.env, {
   OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
   OTEL_TRACES_SAMPLER_ARG: '0.1',
 });
-initTracing('bench-tracing');
+await initTracing('bench-tracing');
 
 const log = createLogger('bench', 'silent');
 const nc = await connectBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'bench-tracing');

@@ -21,7 +21,7 @@ describe('sampling is the operator decision at public listeners', () => {
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0',
     });
-    expect(initTracing('od-test', process.env)).toBe(true);
+    expect(await initTracing('od-test', process.env)).toBe(true);
     stack = await startStack({ services: ['catalog'], panel: true, env: { RATE_LIMIT_ENABLED: 'false' } });
   });
   afterAll(async () => {

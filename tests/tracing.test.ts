@@ -28,7 +28,7 @@ describe('tracing over OTLP/HTTP', () => {
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
     Object.assign(process.env, env);
-    expect(initTracing('od-test', process.env)).toBe(true);
+    expect(await initTracing('od-test', process.env)).toBe(true);
     stack = await startStack({ env: { RATE_LIMIT_ENABLED: 'false' } });
   });
   afterAll(async () => {

@@ -39,7 +39,8 @@ export async function runMain(name: string, start: StartFn): Promise<void> {
     throw e;
   }
   log.level = config.LOG_LEVEL;
-  if (initTracing(name, process.env, (m) => log.warn(m))) log.info('tracing: exporting spans over OTLP');
+  if (await initTracing(name, process.env, (m) => log.warn(m)))
+    log.info('tracing: exporting spans over OTLP');
   let handle: ServiceHandle;
   // A dependency that is not answering yet (PostgreSQL restarting, a JetStream cluster electing its
   // leaders after a restart) fails a start; it is tried again for START_RETRY_MS before the process

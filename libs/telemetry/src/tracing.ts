@@ -11,16 +11,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import {
-  defaultResource,
-  detectResources,
-  envDetector,
-  resourceFromAttributes,
-} from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 export type { Context, Span };
 export { SpanKind };
@@ -47,25 +38,22 @@ export function tracingEnabled(): boolean {
  * Starts the process's tracer provider once (W3C trace context, AsyncLocalStorage context, batch
  * export over OTLP/HTTP: `http/protobuf` by default, `http/json` when OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL
  * says so). Sampling follows OTEL_TRACES_SAMPLER/OTEL_TRACES_SAMPLER_ARG (default parent-based,
- * always on). Returns false when not configured.
+ * always on). Returns false when not configured. The SDK is imported here, only when configured
+ * (~150 modules that an untraced process never loads).
  */
-export function initTracing(
+export async function initTracing(
   serviceName: string,
   env: Env = process.env,
   warn?: (m: string) => void,
-): boolean {
+): Promise<boolean> {
   if (provider) return true;
   if (!tracingConfigured(env)) return false;
   const protocol =
     env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
   if (protocol !== 'http/json' && protocol !== 'http/protobuf')
     warn?.(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} not supported; using http/protobuf`);
-  const exporter = protocol === 'http/json' ? new JsonExporter() : new ProtoExporter();
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': serviceName }))
-    .merge(detectResources({ detectors: [envDetector] }));
-  provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
-  provider.register();
+  const { startProvider } = await import('./provider.ts');
+  provider ??= startProvider(serviceName, protocol === 'http/json' ? protocol : 'http/protobuf');
   enabled = true;
   return true;
 }
