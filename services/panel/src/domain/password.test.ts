@@ -12,22 +12,22 @@ describe('passwords', () => {
     expect(await verifyPassword('anything', 'bcrypt$x')).toBe(false);
   });
 
-  it('the policy counts characters, not bytes', () => {
-    expect(passwordProblem('a'.repeat(PASSWORD_MIN - 1))).toMatch(/no mínimo/);
-    expect(passwordProblem('çãõé'.repeat(PASSWORD_MIN / 4))).toBeNull();
-    expect(passwordProblem('a'.repeat(PASSWORD_MAX + 1))).toMatch(/no máximo/);
-    expect(passwordProblem(undefined)).toMatch(/obrigatório/);
+  it('the policy counts characters, not bytes', async () => {
+    expect(await passwordProblem('a'.repeat(PASSWORD_MIN - 1))).toMatch(/no mínimo/);
+    expect(await passwordProblem('çãõé'.repeat(PASSWORD_MIN / 4))).toBeNull();
+    expect(await passwordProblem('a'.repeat(PASSWORD_MAX + 1))).toMatch(/no máximo/);
+    expect(await passwordProblem(undefined)).toMatch(/obrigatório/);
   });
 
-  it('at least 12 characters, at most 128; common breached passwords and repetitions are refused', () => {
+  it('at least 12 characters, at most 128; common breached passwords and repetitions are refused', async () => {
     expect(PASSWORD_MIN).toBeGreaterThanOrEqual(12);
-    expect(passwordProblem('senha-curta1')).toBeNull();
-    expect(passwordProblem('senha-curt1')).toMatch(/no mínimo 12/);
-    expect(passwordProblem('abcdefgh12345678'.repeat(8))).toBeNull();
-    expect(passwordProblem(`${'abcdefgh12345678'.repeat(8)}y`)).toMatch(/no máximo 128/);
+    expect(await passwordProblem('senha-curta1')).toBeNull();
+    expect(await passwordProblem('senha-curt1')).toMatch(/no mínimo 12/);
+    expect(await passwordProblem('abcdefgh12345678'.repeat(8))).toBeNull();
+    expect(await passwordProblem(`${'abcdefgh12345678'.repeat(8)}y`)).toMatch(/no máximo 128/);
     for (const common of ['qwerty123456', 'QWERTY123456', 'qwerty 123456', '1q2w3e4r5t6y', 'leavemealone'])
-      expect(passwordProblem(common), common).toMatch(/mais usadas/);
-    expect(passwordProblem('aaaaaaaaaaaaaaaa')).toMatch(/repete/);
-    expect(passwordProblem('abababababab')).toMatch(/repete/);
+      expect(await passwordProblem(common), common).toMatch(/mais usadas/);
+    expect(await passwordProblem('aaaaaaaaaaaaaaaa')).toMatch(/repete/);
+    expect(await passwordProblem('abababababab')).toMatch(/repete/);
   });
 });

@@ -1,6 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { PANEL_PASSWORD_MAX, PANEL_PASSWORD_MIN } from '@od/contracts';
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * Passwords: node's scrypt (memory-hard). N = 2^15, r = 8, p = 1 uses 32 MiB and ~50-100 ms per
@@ -22,7 +21,12 @@ export const PASSWORD_MAX = PANEL_PASSWORD_MAX;
  * (`@zxcvbn-ts/language-common`, `passwords-common`): a password on it is refused whatever its
  * length. Compared lower-cased and without spaces, so `Qwerty123456` and `qwerty 123456` count too.
  */
-const COMMON = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+let common: Promise<Set<string>> | undefined;
+// loaded on the first password set, not at start: the package and the set hold ~5 MB of heap
+const commonPasswords = () =>
+  (common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())),
+  ));
 const commonForm = (password: string) => password.normalize('NFC').toLowerCase().replace(/\s+/g, '');
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
@@ -51,12 +55,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const DUMMY_HASH = hashPassword(randomBytes(16).toString('hex'));
 
 /** pt-BR message for a password that breaks the policy, or null. */
-export function passwordProblem(password: unknown): string | null {
+export async function passwordProblem(password: unknown): Promise<string | null> {
   if (typeof password !== 'string') return 'password é obrigatório.';
   const length = [...password].length;
   if (length < PASSWORD_MIN) return `A senha deve ter no mínimo ${PASSWORD_MIN} caracteres.`;
   if (length > PASSWORD_MAX) return `A senha deve ter no máximo ${PASSWORD_MAX} caracteres.`;
-  if (COMMON.has(commonForm(password)))
+  if ((await commonPasswords()).has(commonForm(password)))
     return 'Esta senha está entre as mais usadas em vazamentos de dados. Escolha outra.';
   if (new Set(password).size < 4) return 'A senha repete poucos caracteres. Escolha outra.';
   return null;

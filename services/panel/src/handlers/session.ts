@@ -68,7 +68,7 @@ export const signedOutRoutes: PanelRoutes = (app, ctx) => {
       // an unknown, used or expired token costs no scrypt
       if (!(await ctx.db.setupTokenUser(hashOfToken, ctx.now())))
         throw new HttpException(panelErrors.setupToken());
-      const problem = passwordProblem(request.body.password);
+      const problem = await passwordProblem(request.body.password);
       if (problem) throw new HttpException(errors.adminValidation(problem, { password: [problem] }));
       const hash = await hashPassword(request.body.password);
       const userId = await ctx.db.useSetupToken(hashOfToken, hash, ctx.now());
@@ -128,7 +128,7 @@ export const sessionRoutes: PanelRoutes = (app, ctx) => {
         const m = 'Senha atual incorreta.';
         throw new HttpException(errors.adminValidation(m, { currentPassword: [m] }));
       }
-      const problem = passwordProblem(request.body.newPassword);
+      const problem = await passwordProblem(request.body.newPassword);
       if (problem) throw new HttpException(errors.adminValidation(problem, { newPassword: [problem] }));
       await ctx.limiter.succeeded(s.email, request.ip).catch(() => {});
       await ctx.db.changePassword(s.userId, await hashPassword(request.body.newPassword), s.id);
