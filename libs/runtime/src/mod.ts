@@ -1,4 +1,5 @@
 export * from './http-app.ts';
+export * from './idle-gc.ts';
 export * from './ops.ts';
 export * from './process-policy.ts';
 export * from './service.ts';
@@ -6,6 +7,7 @@ export * from './service.ts';
 import { type Config, ConfigError, loadConfig, SERVICE_NAMES, type ServiceName } from '@od/config';
 import { createLogger } from '@od/logger';
 import { initTracing, shutdownTracing } from '@od/telemetry';
+import { startIdleGc } from './idle-gc.ts';
 import { drainAll } from './ops.ts';
 import { installProcessPolicy } from './process-policy.ts';
 import type { StartOptions } from './service.ts';
@@ -61,6 +63,7 @@ export async function runMain(name: string, start: StartFn): Promise<void> {
     }
   }
   log.info(`${name} started`);
+  startIdleGc();
   // a supervisor (scripts/start.ts) learns readiness over IPC, whatever the log level
   process.send?.({ type: 'ready', service: name });
   let stopping = false;
