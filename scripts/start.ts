@@ -13,7 +13,7 @@ import path from 'node:path';
 import { BUS_IDENTITIES, type BusIdentity, natsServerConfig } from '@od/bus';
 import { findNatsServer, type RunningNats, startNatsServer } from './lib/nats-server.ts';
 import { passwordVar } from './nats-config.ts';
-import { OPS_PORTS, ROOT, SERVICES } from './services.ts';
+import { NODE_FLAGS, OPS_PORTS, PROCESS_ENV, ROOT, SERVICES } from './services.ts';
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -60,8 +60,9 @@ async function startBus(): Promise<void> {
 
 function run(name: (typeof SERVICES)[number]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'services', name, 'bin.mjs')], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, path.join(ROOT, 'services', name, 'bin.mjs')], {
       env: {
+        ...PROCESS_ENV,
         ...process.env,
         ...busEnv[name],
         OD_DIST: '1',

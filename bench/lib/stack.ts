@@ -9,7 +9,7 @@ import pg from 'pg';
 import { freePort } from '../../scripts/chaos/servers.ts';
 import { localProductionEnv, rpcKeyRing } from '../../scripts/lib/local-production-env.ts';
 import { findNatsServer, type RunningNats, startNatsServer } from '../../scripts/lib/nats-server.ts';
-import { ROOT, SERVICES } from '../../scripts/services.ts';
+import { NODE_FLAGS, PROCESS_ENV, ROOT, SERVICES } from '../../scripts/services.ts';
 import { rss } from './proc.ts';
 
 export { freePort };
@@ -36,10 +36,10 @@ export function spawnNode(
   mkdirSync(RESULTS_DIR, { recursive: true });
   const logFile = path.join(RESULTS_DIR, `${logName}.log`);
   const out = createWriteStream(logFile);
-  // the V8 flags of the images (deploy/Dockerfile)
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', script], {
+  // the node flags and environment of the images (deploy/Dockerfile)
+  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
     cwd: ROOT,
-    env,
+    env: { ...PROCESS_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(out);
