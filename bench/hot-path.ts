@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { IDLE_GC_EVERY_MS } from '@od/runtime';
 import type { Request } from 'autocannon';
 import { Command } from 'commander';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
@@ -139,8 +140,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
   });
 const results: Record<string, unknown>[] = [];
 const memory: Record<string, unknown> = {};
-const rssOf = (stack: ProcessStack) =>
-  Object.fromEntries([...stack.procs].map(([name, p]) => [name, rss(p.pid)?.rssMb]));
+const rssOf = (stack: ProcessStack, k: 'rssMb' | 'anonMb' = 'rssMb') =>
+  Object.fromEntries([...stack.procs].map(([name, p]) => [name, rss(p.pid)?.[k]]));
 
 /** Merchants, credentials and orders of the three figures in one stack; the limiter on after it. */
 async function prepare(stack: ProcessStack) {
@@ -231,7 +232,9 @@ try {
   // idle: settled after start (no request yet)
   await sleep(5000);
   memory.idleRssMb = rssOf(stacks[0].stack);
+  memory.idleAnonMb = rssOf(stacks[0].stack, 'anonMb');
   log(`idle RSS MB: ${JSON.stringify(memory.idleRssMb)}`);
+  log(`  of it anonymous (the rest: node's file-backed pages): ${JSON.stringify(memory.idleAnonMb)}`);
   const prepared = [];
   for (const s of stacks) prepared.push({ ...s, figures: await prepare(s.stack) });
   for (let round = 1; round <= Number(o.rounds); round++) {
@@ -261,10 +264,14 @@ try {
   }
   const gw = stacks[0].stack.procs.get('gateway')!.pid;
   memory.gatewayPeakUnderLoadMb = rss(gw)?.hwmMb;
-  await sleep(15_000);
+  // two idle-collection periods: the first still saw the load
+  const afterMs = 2 * IDLE_GC_EVERY_MS + 5000;
+  await sleep(afterMs);
   memory.gatewayAfterLoadMb = rss(gw)?.rssMb;
+  memory.gatewayAfterLoadAnonMb = rss(gw)?.anonMb;
   log(
-    `gateway RSS: peak under load ${memory.gatewayPeakUnderLoadMb} MB, 15 s after ${memory.gatewayAfterLoadMb} MB`,
+    `gateway RSS: peak under load ${memory.gatewayPeakUnderLoadMb} MB, ${afterMs / 1000} s after ${memory.gatewayAfterLoadMb} MB ` +
+      `(anonymous ${memory.gatewayAfterLoadAnonMb})`,
   );
   if (stacks.length > 1) {
     // per figure and stack, the lowest total over the rounds (the machine's noise only adds)

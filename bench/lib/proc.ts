@@ -1,12 +1,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Current (VmRSS) and peak (VmHWM) resident memory of a process in MB, from /proc (Linux). */
-export function rss(pid: number): { rssMb: number; hwmMb: number } | null {
+/**
+ * Current (VmRSS) and peak (VmHWM) resident memory of a process in MB, from /proc (Linux); of the
+ * current, what is anonymous (heaps, malloc) and what file-backed (the node binary's pages, shared
+ * with every node process of the host).
+ */
+export function rss(pid: number): { rssMb: number; hwmMb: number; anonMb: number; fileMb: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string) =>
       Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-    return { rssMb: round1(kb('VmRSS') / 1024), hwmMb: round1(kb('VmHWM') / 1024) };
+    return {
+      rssMb: round1(kb('VmRSS') / 1024),
+      hwmMb: round1(kb('VmHWM') / 1024),
+      anonMb: round1(kb('RssAnon') / 1024),
+      fileMb: round1(kb('RssFile') / 1024),
+    };
   } catch {
     return null;
   }
