@@ -13,10 +13,11 @@ import path from 'node:path';
 import { Command } from 'commander';
 import pg from 'pg';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
-import { runRetention } from '../services/feed/src/db/queries.ts';
+import { runRetention } from '../services/feed/src/db/retention.ts';
 import { cpuPerRequest, stackGroups } from './lib/cpu.ts';
 import { okJson, pollingCredential } from './lib/credential.ts';
 import { load } from './lib/load.ts';
+import { type LockSample, sampleLocks } from './lib/locks.ts';
 import { FULL, type SeedResult, seedPlatform, tableSizes } from './lib/seed.ts';
 import { type ProcessStack, RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
 import { lineChart, stackedBars } from './lib/svg.ts';
@@ -55,6 +56,9 @@ interface ScaleRun {
     seconds: number;
     entries: number;
     events: number;
+    entriesPerSec: number;
+    locks: LockSample;
+    sizesAfter: Awaited<ReturnType<typeof tableSizes>>;
     pollDuring: LoadResult;
     intakeDuringMs: { p50: number; p99: number; max: number };
   };
@@ -226,7 +230,15 @@ async function runScale(scale: number): Promise<ScaleRun> {
       "SELECT count(*) AS n FROM feed.feed_entries WHERE acked_at < now() - interval '30 days'",
     );
     log(`purge: ${purgeable.rows[0].n} acknowledged entries past 30 days; polling and intake beside it`);
-    const pool = new pg.Pool({ connectionString: dbUrl.toString(), options: '-c search_path=feed', max: 2 });
+    const pool = new pg.Pool({
+      connectionString: dbUrl.toString(),
+      options: '-c search_path=feed',
+      max: 2,
+      application_name: 'bench-purge',
+    });
+    const lockDb = new pg.Client({ connectionString: dbUrl.toString() });
+    await lockDb.connect();
+    const stopSampling = sampleLocks(lockDb, 'bench-purge');
     const intakeMs: number[] = [];
     let purging = true;
     const t0 = Date.now();
@@ -245,8 +257,13 @@ async function runScale(scale: number): Promise<ScaleRun> {
     const pollDuring = await load(s.publicUrl, { ...emptyPoll, warmup: 0 }, defaults);
     const purged = await purge;
     await intakeLoop;
+    const locks = await stopSampling();
+    await lockDb.end();
     await pool.end();
-    log(`purge: ${purgeSeconds} s, ${JSON.stringify(purged)}; poll p99 beside it ${pollDuring.p99Ms} ms`);
+    const sizesAfter = await tableSizes(db);
+    log(
+      `purge: ${purgeSeconds} s, ${JSON.stringify(purged)}; poll p99 beside it ${pollDuring.p99Ms} ms; locks ${JSON.stringify(locks)}`,
+    );
 
     // sustained lifecycle: workers create and drive orders to DONE; a poller measures event latency
     log('sustained: create, confirm and conclude orders with a poller measuring event latency');
@@ -290,6 +307,9 @@ async function runScale(scale: number): Promise<ScaleRun> {
         seconds: purgeSeconds,
         entries: purged.entries,
         events: purged.events,
+        entriesPerSec: Math.round(purged.entries / purgeSeconds),
+        locks,
+        sizesAfter,
         pollDuring,
         intakeDuringMs: { p50: pct(intakeMs, 50), p99: pct(intakeMs, 99), max: Math.max(0, ...intakeMs) },
       },

@@ -15,7 +15,7 @@ import {
   type TestStack,
 } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRetention } from '../services/feed/src/db/queries.ts';
+import { runRetention } from '../services/feed/src/db/retention.ts';
 
 describe('event feed: credential lifecycle, admin view, retention', () => {
   let stack: TestStack;
@@ -233,5 +233,80 @@ describe('event feed: credential lifecycle, admin view, retention', () => {
     expect(left.rows.map((r) => r.event_id)).toEqual([ids[1], ids[2]]);
     const ev = await pool.query('SELECT event_id FROM events WHERE event_id = ANY($1::uuid[])', [ids]);
     expect(ev.rows.map((r) => r.event_id).sort()).toEqual([ids[1], ids[2]].sort());
+  });
+
+  /** An event of `days` ago, with one entry per [credential, acknowledged days ago or null]. */
+  async function oldEvent(merchantId: string, days: number, feeds: [string, number | null][] = []) {
+    const id = randomUUID();
+    await pool.query(
+      `INSERT INTO events (event_id, merchant_id, channel, event_type, order_id, created_at, envelope)
+       VALUES ($1, $2, 'APP', 'CREATED', $3, now() - make_interval(days => $4), '{}')`,
+      [id, merchantId, randomUUID(), days],
+    );
+    for (const [cred, ackedDaysAgo] of feeds)
+      await pool.query(
+        `INSERT INTO feed_entries (credential_id, event_id, event_created_at, acked_at)
+         VALUES ($1, $2, now() - make_interval(days => $3),
+           CASE WHEN $4::int IS NULL THEN NULL ELSE now() - make_interval(days => $4::int) END)`,
+        [cred, id, days, ackedDaysAgo],
+      );
+    return id;
+  }
+  const existing = async (ids: string[]) =>
+    (await pool.query('SELECT event_id FROM events WHERE event_id = ANY($1::uuid[])', [ids])).rows
+      .map((r) => r.event_id as string)
+      .sort();
+  const cursor = async () =>
+    (await pool.query(`SELECT event_id FROM retention_cursor WHERE name = 'events'`)).rows[0].event_id;
+
+  it('sweeps old events without entries once, from its cursor; an event it passed goes with its last entry', async () => {
+    const m = randomUUID();
+    const a = `odc_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    const b = `odc_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    const never = await oldEvent(m, 50); // a store without credentials: no entry ever
+    const kept = await oldEvent(m, 49, [[a, null]]); // pending: kept forever
+    const later = await oldEvent(m, 48, [
+      [a, 40],
+      [b, 1],
+    ]); // one entry acknowledged yesterday: kept 29 more days
+    const young = await oldEvent(m, 10); // within 30 days
+    // batches of 1: the purge and the sweep go on from where the previous batch stopped
+    await runRetention(pool, { days: 30, batch: 1 });
+    expect(await existing([never, kept, later, young])).toEqual([kept, later, young].sort());
+    expect(await entries(a)).toBe(1); // the pending one; the one acknowledged 40 days ago is gone
+    // the sweep passed every event older than 30 days (the newest of them is `later`)
+    expect(await cursor()).toBe(later);
+    // 30 days after b's acknowledgment its entry goes, and the event with it (found by id: the
+    // sweep does not walk past it again)
+    await pool.query(
+      `UPDATE feed_entries SET acked_at = now() - interval '31 days' WHERE credential_id = $1`,
+      [b],
+    );
+    await runRetention(pool, { days: 30 });
+    expect(await existing([kept, later, young])).toEqual([kept, young].sort());
+    expect(await cursor()).toBe(later);
+  });
+
+  it('a revocation deletes the old events the sweep passed that it leaves without entries', async () => {
+    const merchantId = randomUUID();
+    const c = await issueTestToken(stack, { merchantId, scopes: ['orders:read'] });
+    const other = `odc_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    await eventually(
+      () => storedStatus(c.clientId),
+      (s) => s === 'ACTIVE',
+    );
+    const alone = await oldEvent(merchantId, 45, [[c.clientId, null]]);
+    const shared = await oldEvent(merchantId, 45, [
+      [c.clientId, null],
+      [other, null],
+    ]);
+    await runRetention(pool, { days: 30 });
+    expect(await existing([alone, shared])).toEqual([alone, shared].sort()); // pending: kept
+    await putRecord(c.record, { status: 'REVOKED' });
+    await eventually(
+      () => entries(c.clientId),
+      (n) => n === 0,
+    );
+    expect(await existing([alone, shared])).toEqual([shared]);
   });
 });

@@ -6,7 +6,8 @@ import { runMain, type ServiceHandle, type StartOptions, startServiceBase } from
 import { FEED_CONSUMER, startFeedConsumer } from './consumer.ts';
 import { startCredentialSync } from './credentials-sync.ts';
 import { createDb } from './db/client.ts';
-import { runRetention, storeOfCredential } from './db/queries.ts';
+import { storeOfCredential } from './db/queries.ts';
+import { runRetention } from './db/retention.ts';
 import { pendingAnnouncer } from './feed-pending.ts';
 import { ackHandler } from './handlers/ack.ts';
 import { adminEventsHandler } from './handlers/admin-events.ts';

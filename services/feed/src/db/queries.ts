@@ -3,6 +3,7 @@ import { type CredentialRecord, isGuid, POLL_PAGE_MAX_BYTES } from '@od/contract
 import { type Pool, withTx } from '@od/db';
 import { pollPage } from '../domain/poll-page.ts';
 import { storeRounds } from '../domain/store-rounds.ts';
+import { deleteRevokedEntries } from './retention.ts';
 
 const CREDENTIAL_COLUMNS = {
   merchantId: 'c.merchant_id',
@@ -14,8 +15,6 @@ const CREDENTIAL_COLUMNS = {
 
 /** Advisory lock class of "fan-out of one store" (two-key form; key 2 = hashtext(merchantId)). */
 const MERCHANT_LOCK = 0x0feed;
-/** Advisory lock class of the retention job. */
-const RETENTION_LOCK = 0x0feee;
 
 // The fan-out reads `credentials` and the backfill reads `events`: both take the store's lock first,
 // so a credential and an event of one store arriving at the same moment never miss each other.
@@ -190,8 +189,7 @@ export async function upsertCredential(
       backfilled = b.rowCount ?? 0;
     }
     if (row?.status === 'REVOKED' || rec.status === 'REVOKED') {
-      const d = await c.query('DELETE FROM feed_entries WHERE credential_id = $1', [rec.clientId]);
-      deleted = d.rowCount ?? 0;
+      deleted = await deleteRevokedEntries(c, rec.clientId);
     }
     return { inserted: !!row?.inserted, backfilled, deleted };
   });
@@ -284,45 +282,4 @@ export async function ackEvents(pool: Pool, clientId: string, eventIds: string[]
   if (eventIds.length === 0) return 0;
   const r = await pool.query({ name: 'feed_ack', text: ACK_SQL, values: [clientId, eventIds] });
   return r.rowCount ?? 0;
-}
-
-/**
- * Retention (SPEC: acknowledged events deleted after 30 days, unacknowledged kept forever).
- * Safe on every replica: each batch runs under a try-lock, a replica that does not get it skips.
- * Deletes acknowledged entries older than `days`, then events older than `days` that no entry
- * references any more. Batched so no statement holds locks for long.
- */
-export async function runRetention(
-  pool: Pool,
-  opts: { days: number; batch?: number; now?: Date },
-): Promise<{ entries: number; events: number; skipped: boolean }> {
-  const batch = opts.batch ?? 5000;
-  const cutoff = new Date((opts.now ?? new Date()).getTime() - opts.days * 86_400_000).toISOString();
-  let entries = 0;
-  let events = 0;
-  for (;;) {
-    const res = await withTx(pool, async (c) => {
-      const l = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::int, 0) AS ok', [
-        RETENTION_LOCK,
-      ]);
-      if (!l.rows[0].ok) return null;
-      const a = await c.query(
-        `DELETE FROM feed_entries WHERE seq IN (
-           SELECT seq FROM feed_entries WHERE acked_at IS NOT NULL AND acked_at < $1 LIMIT $2)`,
-        [cutoff, batch],
-      );
-      const b = await c.query(
-        `DELETE FROM events WHERE event_id IN (
-           SELECT e.event_id FROM events e WHERE e.created_at < $1
-             AND NOT EXISTS (SELECT 1 FROM feed_entries f WHERE f.event_id = e.event_id)
-           LIMIT $2)`,
-        [cutoff, batch],
-      );
-      return { a: a.rowCount ?? 0, b: b.rowCount ?? 0 };
-    });
-    if (!res) return { entries, events, skipped: true };
-    entries += res.a;
-    events += res.b;
-    if (res.a < batch && res.b < batch) return { entries, events, skipped: false };
-  }
 }
