@@ -1,4 +1,4 @@
-// `pnpm bench:scale [--scales 0.01,1] [--duration 5] [--days 32]`
+// `pnpm bench:scale [--scales 0.01,1] [--duration 5] [--purge-days 2] [--purge-baseline]`
 // The hot paths at a platform's size: seeds 5,000 stores, 10,000 credentials, 30 days of orders at a
 // daily curve (1.5 million orders, ~9 million events, ~18 million feed entries, almost all
 // acknowledged) straight into PostgreSQL (bench/lib/seed.ts), then measures poll (empty and 10
@@ -18,6 +18,7 @@ import { cpuPerRequest, stackGroups } from './lib/cpu.ts';
 import { okJson, pollingCredential } from './lib/credential.ts';
 import { load } from './lib/load.ts';
 import { type LockSample, sampleLocks } from './lib/locks.ts';
+import { purgeBefore } from './lib/purge-before.ts';
 import { FULL, type SeedResult, seedPlatform, tableSizes } from './lib/seed.ts';
 import { type ProcessStack, RESULTS_DIR, startBare, startProcessStack } from './lib/stack.ts';
 import { lineChart, stackedBars } from './lib/svg.ts';
@@ -28,8 +29,18 @@ const o = new Command('bench:scale')
   .option('--duration <s>', 'seconds of load per figure', '5')
   .option('--connections <n>', 'autocannon connections', '20')
   .option('--purge-days <n>', 'days of history past the 30 kept, seeded just before the purge', '2')
+  .option(
+    '--purge-baseline',
+    'also run the purge as it was before its cursor, first, on a backlog of the same size',
+  )
   .parse()
-  .opts<{ scales: string; duration: string; connections: string; purgeDays: string }>();
+  .opts<{
+    scales: string;
+    duration: string;
+    connections: string;
+    purgeDays: string;
+    purgeBaseline?: boolean;
+  }>();
 const log = (m: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const duration = Number(o.duration);
 const defaults = { duration, connections: Number(o.connections) };
@@ -46,22 +57,26 @@ interface Figure extends LoadResult {
   cpuUs?: Record<string, number>;
 }
 
+interface PurgeFigure {
+  seconds: number;
+  entries: number;
+  events: number;
+  entriesPerSec: number;
+  locks: LockSample;
+  sizesAfter: Awaited<ReturnType<typeof tableSizes>>;
+  pollDuring: LoadResult;
+  intakeDuringMs: { p50: number; p99: number; max: number };
+}
+
 interface ScaleRun {
   scale: number;
   seeded: SeedResult;
   sizes: Awaited<ReturnType<typeof tableSizes>>;
   bareReqPerSec: number;
   figures: Figure[];
-  purge: {
-    seconds: number;
-    entries: number;
-    events: number;
-    entriesPerSec: number;
-    locks: LockSample;
-    sizesAfter: Awaited<ReturnType<typeof tableSizes>>;
-    pollDuring: LoadResult;
-    intakeDuringMs: { p50: number; p99: number; max: number };
-  };
+  purge: PurgeFigure;
+  /** with --purge-baseline: the purge before the cursor, on a backlog of the same size, same run */
+  purgeBaseline?: PurgeFigure;
   sustained: {
     seconds: number;
     ordersConcluded: number;
@@ -219,51 +234,74 @@ async function runScale(scale: number): Promise<ScaleRun> {
     // the retention purge, with polling (autocannon) and intake (one at a time) running beside it
     // days past retention seeded now: the feed's own hourly job (first run 30-60 s after its start)
     // would otherwise have purged them before this measurement
-    await seedPlatform(db, {
-      scale,
-      fromDay: 31,
-      toDay: 30 + Number(o.purgeDays),
-      measuredMerchantId: merchantId,
-      template,
-    });
-    const purgeable = await db.query<{ n: string }>(
-      "SELECT count(*) AS n FROM feed.feed_entries WHERE acked_at < now() - interval '30 days'",
-    );
-    log(`purge: ${purgeable.rows[0].n} acknowledged entries past 30 days; polling and intake beside it`);
-    const pool = new pg.Pool({
-      connectionString: dbUrl.toString(),
-      options: '-c search_path=feed',
-      max: 2,
-      application_name: 'bench-purge',
-    });
-    const lockDb = new pg.Client({ connectionString: dbUrl.toString() });
-    await lockDb.connect();
-    const stopSampling = sampleLocks(lockDb, 'bench-purge');
-    const intakeMs: number[] = [];
-    let purging = true;
-    const t0 = Date.now();
-    let purgeSeconds = 0;
-    const purge = runRetention(pool, { days: 30 }).finally(() => {
-      purging = false;
-      purgeSeconds = (Date.now() - t0) / 1000;
-    });
-    const intakeLoop = (async () => {
-      while (purging) {
-        const a = Date.now();
-        await createOrder();
-        intakeMs.push(Date.now() - a);
-      }
-    })();
-    const pollDuring = await load(s.publicUrl, { ...emptyPoll, warmup: 0 }, defaults);
-    const purged = await purge;
-    await intakeLoop;
-    const locks = await stopSampling();
-    await lockDb.end();
-    await pool.end();
-    const sizesAfter = await tableSizes(db);
-    log(
-      `purge: ${purgeSeconds} s, ${JSON.stringify(purged)}; poll p99 beside it ${pollDuring.p99Ms} ms; locks ${JSON.stringify(locks)}`,
-    );
+    const measurePurge = async (
+      name: string,
+      purgeWith: (pool: pg.Pool) => Promise<{ entries: number; events: number }>,
+    ): Promise<PurgeFigure> => {
+      await seedPlatform(db, {
+        scale,
+        fromDay: 31,
+        toDay: 30 + Number(o.purgeDays),
+        measuredMerchantId: merchantId,
+        template,
+      });
+      await ackAll(
+        c1.auth,
+        (await pollAll(c1.auth)).map((e) => e.eventId),
+      );
+      const purgeable = await db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM feed.feed_entries WHERE acked_at < now() - interval '30 days'",
+      );
+      log(`${name}: ${purgeable.rows[0].n} acknowledged entries past 30 days; polling and intake beside it`);
+      const pool = new pg.Pool({
+        connectionString: dbUrl.toString(),
+        options: '-c search_path=feed',
+        max: 2,
+        application_name: 'bench-purge',
+      });
+      const lockDb = new pg.Client({ connectionString: dbUrl.toString() });
+      await lockDb.connect();
+      const stopSampling = sampleLocks(lockDb, 'bench-purge');
+      const intakeMs: number[] = [];
+      let purging = true;
+      const t0 = Date.now();
+      let seconds = 0;
+      const purge = purgeWith(pool).finally(() => {
+        purging = false;
+        seconds = (Date.now() - t0) / 1000;
+      });
+      const intakeLoop = (async () => {
+        while (purging) {
+          const a = Date.now();
+          await createOrder();
+          intakeMs.push(Date.now() - a);
+        }
+      })();
+      const pollDuring = await load(s.publicUrl, { ...emptyPoll, warmup: 0 }, defaults);
+      const purged = await purge;
+      await intakeLoop;
+      const locks = await stopSampling();
+      await lockDb.end();
+      await pool.end();
+      const f: PurgeFigure = {
+        seconds,
+        entries: purged.entries,
+        events: purged.events,
+        entriesPerSec: Math.round(purged.entries / seconds),
+        locks,
+        sizesAfter: await tableSizes(db),
+        pollDuring,
+        intakeDuringMs: { p50: pct(intakeMs, 50), p99: pct(intakeMs, 99), max: Math.max(0, ...intakeMs) },
+      };
+      log(
+        `${name}: ${seconds} s, ${JSON.stringify(purged)} (${f.entriesPerSec} entries/s); poll p99 beside it ${pollDuring.p99Ms} ms, intake p99 ${f.intakeDuringMs.p99} ms; locks ${JSON.stringify(locks)}`,
+      );
+      return f;
+    };
+    const purgeBaseline = o.purgeBaseline
+      ? await measurePurge('purge (before the cursor)', (pool) => purgeBefore(pool, 30))
+      : undefined;
+    const purge = await measurePurge('purge', (pool) => runRetention(pool, { days: 30 }));
 
     // sustained lifecycle: workers create and drive orders to DONE; a poller measures event latency
     log('sustained: create, confirm and conclude orders with a poller measuring event latency');
@@ -303,16 +341,8 @@ async function runScale(scale: number): Promise<ScaleRun> {
       sizes,
       bareReqPerSec: bareLoad.reqPerSec,
       figures,
-      purge: {
-        seconds: purgeSeconds,
-        entries: purged.entries,
-        events: purged.events,
-        entriesPerSec: Math.round(purged.entries / purgeSeconds),
-        locks,
-        sizesAfter,
-        pollDuring,
-        intakeDuringMs: { p50: pct(intakeMs, 50), p99: pct(intakeMs, 99), max: Math.max(0, ...intakeMs) },
-      },
+      purge,
+      purgeBaseline,
       sustained: {
         seconds,
         ordersConcluded: concluded,
@@ -388,6 +418,7 @@ for (const r of runs) {
     `CPU µs per request: ${JSON.stringify(Object.fromEntries(r.figures.map((f) => [f.name, f.cpuUs])))}`,
   );
   console.log(`purge: ${JSON.stringify(r.purge)}`);
+  if (r.purgeBaseline) console.log(`purge before the cursor: ${JSON.stringify(r.purgeBaseline)}`);
   console.log(`sustained: ${JSON.stringify(r.sustained)}`);
   console.log(`sizes (MB): ${JSON.stringify(r.sizes)}`);
 }

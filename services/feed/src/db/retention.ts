@@ -5,12 +5,13 @@ import type { PoolClient } from 'pg';
 const RETENTION_LOCK = 0x0feee;
 
 // Acknowledged entries past the cutoff, oldest acknowledgment first from where the previous batch
-// stopped (dead index entries of earlier batches are not walked again); the events they leave
+// stopped (dead index entries of earlier batches are not walked again), by primary key (`= ANY`:
+// `IN (subquery)` can turn into a hash join over the whole table); the events they leave
 // without any entry go in the same transaction, found by id, never by scanning old events.
 const PURGE_ENTRIES_SQL = `WITH gone AS (
-  DELETE FROM feed_entries WHERE seq IN (
+  DELETE FROM feed_entries WHERE seq = ANY(ARRAY(
     SELECT seq FROM feed_entries WHERE acked_at IS NOT NULL AND acked_at >= $1 AND acked_at < $2
-    ORDER BY acked_at LIMIT $3)
+    ORDER BY acked_at LIMIT $3))
   RETURNING event_id, acked_at
 )
 SELECT count(*)::int AS n, array_agg(DISTINCT event_id) AS ids, max(acked_at) AS last FROM gone`;
@@ -23,14 +24,17 @@ const PURGE_THEIR_EVENTS_SQL = `DELETE FROM events e WHERE e.event_id = ANY($1::
 // An event it passes keeps an entry, and goes with its last entry (above) or its revocation
 // (`deleteRevokedEntries`): retained events (never acknowledged, kept by SPEC) are walked once ever.
 const LOCK_CURSOR_SQL = `SELECT 1 FROM retention_cursor WHERE name = 'events' FOR UPDATE`;
+// The cursor as subqueries (parameters of the plan), not a join: the range scan of
+// events_created_at_idx then comes out ordered and stops after the batch (a join sorts the range).
 const SWEEP_SQL = `WITH scanned AS (
-  SELECT e.event_id, e.created_at FROM retention_cursor r, events e
-  WHERE r.name = 'events' AND e.created_at >= r.created_at AND e.created_at < $1
-    AND (e.created_at, e.event_id) > (r.created_at, r.event_id)
+  SELECT e.event_id, e.created_at FROM events e
+  WHERE e.created_at >= (SELECT created_at FROM retention_cursor WHERE name = 'events') AND e.created_at < $1
+    AND (e.created_at, e.event_id) > (SELECT created_at, event_id FROM retention_cursor WHERE name = 'events')
   ORDER BY e.created_at, e.event_id LIMIT $2
 ), gone AS (
-  DELETE FROM events e USING scanned s
-  WHERE e.event_id = s.event_id AND NOT EXISTS (SELECT 1 FROM feed_entries f WHERE f.event_id = e.event_id)
+  DELETE FROM events e
+  WHERE e.event_id = ANY(ARRAY(SELECT event_id FROM scanned))
+    AND NOT EXISTS (SELECT 1 FROM feed_entries f WHERE f.event_id = e.event_id)
   RETURNING 1
 ), last AS (
   SELECT created_at, event_id FROM scanned ORDER BY created_at DESC, event_id DESC LIMIT 1
@@ -108,9 +112,9 @@ export async function runRetention(
 const DELETE_REVOKED_SQL = `WITH gone AS (
   DELETE FROM feed_entries WHERE credential_id = $1 RETURNING event_id
 ), orphans AS (
-  DELETE FROM events e USING retention_cursor r
-  WHERE r.name = 'events' AND e.event_id IN (SELECT event_id FROM gone)
-    AND (e.created_at, e.event_id) <= (r.created_at, r.event_id)
+  DELETE FROM events e
+  WHERE e.event_id = ANY(ARRAY(SELECT event_id FROM gone))
+    AND (e.created_at, e.event_id) <= (SELECT created_at, event_id FROM retention_cursor WHERE name = 'events')
     AND NOT EXISTS (SELECT 1 FROM feed_entries f WHERE f.event_id = e.event_id AND f.credential_id <> $1)
 )
 SELECT count(*)::int AS n FROM gone`;
