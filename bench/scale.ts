@@ -95,6 +95,7 @@ async function runScale(scale: number): Promise<ScaleRun> {
   const bare = await startBare();
   try {
     stack = await startProcessStack({ prefix: 'scale', log });
+    const stackUpAt = Date.now();
     const s = stack;
     const admin = s.admin;
     const api = (p: string, init: RequestInit = {}) => fetch(s.publicUrl + p, init);
@@ -231,9 +232,10 @@ async function runScale(scale: number): Promise<ScaleRun> {
       (await pollAll(c1.auth)).map((e) => e.eventId),
     );
 
-    // the retention purge, with polling (autocannon) and intake (one at a time) running beside it
-    // days past retention seeded now: the feed's own hourly job (first run 30-60 s after its start)
-    // would otherwise have purged them before this measurement
+    // the retention purge, with polling (autocannon) and intake (one at a time) running beside it;
+    // days past retention are seeded just before each purge, after the feed's own hourly job has made
+    // its first run (30-60 s after its start), which would otherwise take them first
+    await sleep(Math.max(0, stackUpAt + 65_000 - Date.now()));
     const measurePurge = async (
       name: string,
       purgeWith: (pool: pg.Pool) => Promise<{ entries: number; events: number }>,
