@@ -1,7 +1,7 @@
 // `pnpm bench:tracing`: the cost of tracing in one process and one run, phases alternated so drift
 // and other load on the machine hit both sides alike. Each request is what a gateway request does
-// on the hot path: a server span, an RPC over NATS (client and server spans, context in headers)
-// and a SQL statement in the handler. Off = no OTLP endpoint (the hooks' one boolean test);
+// on the hot path: a server span when sampled at the edge, an RPC over NATS (client and server
+// spans, context in headers) and a SQL statement in the handler. Off = no OTLP endpoint (the hooks' one boolean test);
 // on = OTLP/HTTP export to a local sink with 10% sampling (parent-based trace-id ratio).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { callRpc, connectBus, serveOp } from '@od/bus';
 import { createPool } from '@od/db';
 import { createLogger } from '@od/logger';
 import {
+  edgeEntry,
   initTracing,
   SpanKind,
   setTracingEnabled,
@@ -65,9 +66,11 @@ async function phase(on: boolean): Promise<{ rps: number; p99: number; cpuUs: nu
     Array.from({ length: CONCURRENCY }, async () => {
       while (Date.now() < until) {
         const t0 = performance.now();
-        await withSpan('bench', 'GET /bench', { kind: SpanKind.SERVER }, () =>
-          callRpc(nc, subject, { traceId: 'bench', params: {}, query: {}, body: null, headers: {} } as never),
-        );
+        const call = () =>
+          callRpc(nc, subject, { traceId: 'bench', params: {}, query: {}, body: null, headers: {} } as never);
+        // as the public listener: sampled at the edge, or no span at all
+        const entry = edgeEntry(undefined);
+        await (entry ? withSpan('bench', 'GET /bench', { kind: SpanKind.SERVER, ...entry }, call) : call());
         lat.push(performance.now() - t0);
       }
     }),

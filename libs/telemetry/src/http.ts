@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordHttp } from './metrics.ts';
-import { extractContext, runInSpan, SpanKind, startSpan, untrustedEntry } from './tracing.ts';
+import { edgeEntry, extractContext, runInSpan, SpanKind, startSpan, tracingEnabled } from './tracing.ts';
 
 /** Called once per answered request, after the duration is recorded (outcome counters of a caller). */
 export type AfterResponse = (request: FastifyRequest, reply: FastifyReply, route: string) => void;
@@ -12,7 +12,8 @@ export type AfterResponse = (request: FastifyRequest, reply: FastifyReply, route
  * credential or order: ids stay out of the metrics.
  * Callers: `trusted` (the Admin API, inside the platform) continue their W3C `traceparent`;
  * `untrusted` (the public API, the panel) start a new trace linked to theirs, so an outside caller
- * cannot switch tracing on with a sampled flag: sampling stays the operator's (OTEL_*).
+ * cannot switch tracing on with a sampled flag: sampling stays the operator's (OTEL_*), drawn before
+ * any span work, and an unsampled request gets no span and no context at all.
  */
 export function instrumentHttp(
   // any type provider, logger or server of fastify
@@ -24,9 +25,16 @@ export function instrumentHttp(
 ): void {
   const spans = new WeakMap<object, ReturnType<typeof startSpan>>();
   app.addHook('onRequest', (request, _reply, done) => {
+    if (!tracingEnabled()) return done();
     const carrier = { get: (k: string) => request.headers[k] as string | undefined };
-    const { parent, links } =
-      callers === 'trusted' ? { parent: extractContext(carrier), links: [] } : untrustedEntry(carrier);
+    // a trusted caller's context is continued; a request without one is drawn at the edge as any
+    const entry =
+      callers === 'trusted' && request.headers.traceparent !== undefined
+        ? { parent: extractContext(carrier), links: [] }
+        : edgeEntry(callers === 'trusted' ? undefined : carrier);
+    // not sampled at the edge: no span, no context for this request
+    if (!entry) return done();
+    const { parent, links } = entry;
     const span = startSpan(scope, `${request.method} ${request.routeOptions.url ?? 'unmatched'}`, {
       kind: SpanKind.SERVER,
       parent,

@@ -12,6 +12,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { EDGE_SAMPLED_ROOT } from './edge.ts';
 
 export type { Context, Span };
 export { SpanKind };
@@ -22,6 +23,8 @@ export { SpanKind };
  */
 let enabled = false;
 let provider: NodeTracerProvider | undefined;
+/** probability that the operator's sampler samples a new root (OTEL_TRACES_SAMPLER[_ARG]) */
+let edgeRatio = 1;
 
 type Env = Record<string, string | undefined>;
 
@@ -38,8 +41,9 @@ export function tracingEnabled(): boolean {
  * Starts the process's tracer provider once (W3C trace context, AsyncLocalStorage context, batch
  * export over OTLP/HTTP: `http/protobuf` by default, `http/json` when OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL
  * says so). Sampling follows OTEL_TRACES_SAMPLER/OTEL_TRACES_SAMPLER_ARG (default parent-based,
- * always on). Returns false when not configured. The SDK is imported here, only when configured
- * (~150 modules that an untraced process never loads).
+ * always on); a public listener draws it at the edge (`sampleAtEdge`). Returns false when not
+ * configured. The SDK is imported here, only when configured (~150 modules that an untraced process
+ * never loads).
  */
 export async function initTracing(
   serviceName: string,
@@ -53,9 +57,29 @@ export async function initTracing(
   if (protocol !== 'http/json' && protocol !== 'http/protobuf')
     warn?.(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} not supported; using http/protobuf`);
   const { startProvider } = await import('./provider.ts');
-  provider ??= startProvider(serviceName, protocol === 'http/json' ? protocol : 'http/protobuf');
+  if (!provider) {
+    // a concurrent call may have started it meanwhile
+    const started = startProvider(
+      serviceName,
+      protocol === 'http/json' ? protocol : 'http/protobuf',
+      env,
+      warn,
+    );
+    provider = started.provider;
+    edgeRatio = started.rootRatio;
+  }
   enabled = true;
   return true;
+}
+
+/**
+ * Head sampling of a request at the edge (a public listener), drawn before any span object, id or
+ * context exists: one `Math.random()` against the operator's root probability. The 1 - ratio of
+ * requests it refuses cost nothing more: no span anywhere (the services make spans only under a
+ * sampled parent and never start a root for a bus request), no context, no headers.
+ */
+export function sampleAtEdge(): boolean {
+  return enabled && edgeRatio > 0 && (edgeRatio >= 1 || Math.random() < edgeRatio);
 }
 
 /** Benchmarks: switches the hooks off and on again in one process (after initTracing). */
@@ -91,17 +115,17 @@ export function extractContext(carrier: Carrier | undefined): Context {
 }
 
 /**
- * What a request from an untrusted caller (a public listener) starts under: a new root, so the
- * sampling decision is the operator's sampler's alone (OTEL_TRACES_SAMPLER), never the caller's
- * sampled flag, and a link to the caller's span context (when valid) so its trace id stays
- * correlated. Tracing off: no work.
+ * What a request arriving at a listener starts under, or undefined when the edge does not sample it
+ * (`sampleAtEdge`; tracing off: always undefined). Sampled: a new root, so the decision is the
+ * operator's alone (OTEL_TRACES_SAMPLER), never an untrusted caller's sampled flag, with a link to the
+ * span context its headers carry (when valid) so the caller's trace id stays correlated.
  */
-export function untrustedEntry(carrier: Carrier | undefined): { parent: Context; links: Link[] } {
-  if (!enabled || !carrier) return { parent: ROOT_CONTEXT, links: [] };
-  const sc = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, carrier, getter));
+export function edgeEntry(carrier: Carrier | undefined): { parent: Context; links: Link[] } | undefined {
+  if (!sampleAtEdge()) return undefined;
+  const sc = carrier && trace.getSpanContext(propagation.extract(ROOT_CONTEXT, carrier, getter));
   // the link keeps the caller's ids only: its sampled flag and trace state decide nothing here
   return {
-    parent: ROOT_CONTEXT,
+    parent: EDGE_SAMPLED_ROOT,
     links:
       sc && isSpanContextValid(sc)
         ? [{ context: { traceId: sc.traceId, spanId: sc.spanId, traceFlags: 0 } }]
@@ -199,7 +223,8 @@ export function startSpan(scope: string, name: string, opts: SpanOptions = {}): 
 
 /** A context from headers when they carry a sampled trace (else undefined: nothing to continue). */
 export function sampledContext(carrier: Carrier | undefined): Context | undefined {
-  if (!enabled || !carrier) return undefined;
+  // most requests carry no context (unsampled at the edge): no propagator work for them
+  if (!enabled || !carrier?.get('traceparent')) return undefined;
   const ctx = propagation.extract(ROOT_CONTEXT, carrier, getter);
   const sc = trace.getSpanContext(ctx);
   return sc && sc.traceFlags & 1 ? ctx : undefined;
