@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { flushTracing, initTracing, shutdownTracing } from '@od/telemetry';
-import {
-  createMerchant,
-  createOrder,
-  issueTestToken,
-  type ReceivedSpan,
-  startOtlpReceiver,
-  startStack,
-  type TestStack,
-} from '@od/testing';
+import { createMerchant, createOrder, issueTestToken, type ReceivedSpan } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTracedStack } from './lib/traced-stack.ts';
 
 /**
  * Head sampling at the edge (issue 21, item 5): the public listener draws each request once
@@ -18,34 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * root of its own for it.
  */
 describe('edge sampling through the stack', () => {
-  let stack: TestStack;
-  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let traced: Awaited<ReturnType<typeof startTracedStack>>;
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    Object.assign(process.env, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0.5',
-    });
-    expect(initTracing('od-test', process.env)).toBe(true);
-    stack = await startStack({ services: ['catalog', 'orders'], env: { RATE_LIMIT_ENABLED: 'false' } });
+    traced = await startTracedStack(
+      { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' },
+      { services: ['catalog', 'orders'], env: { RATE_LIMIT_ENABLED: 'false' } },
+    );
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await shutdownTracing();
-    await receiver?.close();
-  });
-
-  const settle = async () => {
-    for (let i = 0; i < 3; i++) {
-      await flushTracing();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  };
+  afterAll(() => traced?.stop());
 
   it('an unsampled request leaves no span, a sampled one its whole trace', async () => {
+    const { stack, receiver, settle } = traced;
     const { merchantId } = await createMerchant(stack);
     const order = await createOrder(stack, merchantId);
     const { token } = await issueTestToken(stack, { merchantId });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { flushTracing, initTracing, shutdownTracing } from '@od/telemetry';
-import { createMerchant, issueTestToken, startOtlpReceiver, startStack, type TestStack } from '@od/testing';
+import { createMerchant, issueTestToken } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTracedStack } from './lib/traced-stack.ts';
 
 /**
  * Tracing cannot be forced from outside (issue 22, item 5): with the operator's sampling at 0
@@ -10,38 +10,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * still continues a sampled caller's trace.
  */
 describe('sampling is the operator decision at public listeners', () => {
-  let stack: TestStack;
-  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let traced: Awaited<ReturnType<typeof startTracedStack>>;
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    Object.assign(process.env, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0',
-    });
-    expect(await initTracing('od-test', process.env)).toBe(true);
-    stack = await startStack({ services: ['catalog'], panel: true, env: { RATE_LIMIT_ENABLED: 'false' } });
+    traced = await startTracedStack(
+      { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
+      { services: ['catalog'], panel: true, env: { RATE_LIMIT_ENABLED: 'false' } },
+    );
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await shutdownTracing();
-    await receiver?.close();
-  });
+  afterAll(() => traced?.stop());
 
   const sampled = () => {
     const traceId = randomBytes(16).toString('hex');
     return { traceId, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` };
   };
-  const settle = async () => {
-    for (let i = 0; i < 3; i++) {
-      await flushTracing();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  };
 
   it('a sampled traceparent at the public API and at the panel exports nothing', async () => {
+    const { stack, receiver, settle } = traced;
     const { merchantId } = await createMerchant(stack);
     const { token } = await issueTestToken(stack, { merchantId });
     const api = sampled();
@@ -59,6 +43,7 @@ describe('sampling is the operator decision at public listeners', () => {
   });
 
   it('the Admin API, inside the platform, still continues a sampled caller', async () => {
+    const { stack, receiver, settle } = traced;
     const { merchantId } = await createMerchant(stack);
     const admin = sampled();
     const res = await fetch(`${stack.gateway.adminUrl}/admin/v1/merchants/${merchantId}`, {

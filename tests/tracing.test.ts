@@ -1,15 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { flushTracing, initTracing, shutdownTracing } from '@od/telemetry';
-import {
-  createMerchant,
-  createOrder,
-  issueTestToken,
-  type ReceivedSpan,
-  startOtlpReceiver,
-  startStack,
-  type TestStack,
-} from '@od/testing';
+import { flushTracing } from '@od/telemetry';
+import { createMerchant, createOrder, issueTestToken, type ReceivedSpan } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTracedStack } from './lib/traced-stack.ts';
 
 /**
  * One trace across every hop: a confirm sent with a W3C traceparent makes spans of the gateway, of
@@ -18,26 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * names the service.
  */
 describe('tracing over OTLP/HTTP', () => {
-  let stack: TestStack;
-  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let traced: Awaited<ReturnType<typeof startTracedStack>>;
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    const env = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-    };
-    Object.assign(process.env, env);
-    expect(await initTracing('od-test', process.env)).toBe(true);
-    stack = await startStack({ env: { RATE_LIMIT_ENABLED: 'false' } });
+    traced = await startTracedStack({}, { env: { RATE_LIMIT_ENABLED: 'false' } });
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await shutdownTracing();
-    await receiver?.close();
-  });
+  afterAll(() => traced?.stop());
 
   it('joins gateway, orders and the consumers under the caller trace id', async () => {
+    const { stack, receiver } = traced;
     const { merchantId } = await createMerchant(stack);
     const order = await createOrder(stack, merchantId);
     const { token } = await issueTestToken(stack, { merchantId });
