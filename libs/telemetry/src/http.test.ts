@@ -4,12 +4,13 @@ import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { instrumentHttp } from './http.ts';
-import { initTracing, shutdownTracing } from './tracing.ts';
+import { initTracing, shutdownTracing, traceLogFields } from './tracing.ts';
 
 /**
  * The edge's head sampling on a real listener (parentbased ratio 0.5): a request it does not sample
  * starts no span (no tracer is even asked for one) and runs its handler with no context; a sampled
- * one runs under a recording server span, whatever the caller's own sampled flag says.
+ * one runs under a recording server span (its log lines carrying the trace id), whatever the caller's
+ * own sampled flag says.
  */
 describe('instrumentHttp at an untrusted listener', () => {
   let app: FastifyInstance;
@@ -32,6 +33,7 @@ describe('instrumentHttp at an untrusted listener', () => {
         span: span?.isRecording() ?? false,
         traceId: span?.spanContext().traceId,
         rootContext: context.active() === ROOT_CONTEXT,
+        logTraceId: traceLogFields().trace_id,
       };
     });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -47,7 +49,7 @@ describe('instrumentHttp at an untrusted listener', () => {
     const provider = trace.getTracerProvider();
     const getTracer = vi.fn(provider.getTracer.bind(provider));
     provider.getTracer = getTracer;
-    const seen: { span: boolean; traceId?: string; rootContext: boolean }[] = [];
+    const seen: { span: boolean; traceId?: string; rootContext: boolean; logTraceId?: string }[] = [];
     const callerTrace = 'a'.repeat(32);
     for (let i = 0; i < 40; i++) {
       const res = await fetch(`${url}/x`, {
@@ -63,7 +65,9 @@ describe('instrumentHttp at an untrusted listener', () => {
     expect(unsampled.length).toBeGreaterThan(0);
     // one tracer lookup per span started: none for the unsampled requests
     expect(getTracer).toHaveBeenCalledTimes(sampled.length);
-    expect(unsampled.every((s) => s.rootContext && s.traceId === undefined)).toBe(true);
+    expect(unsampled.every((s) => s.rootContext && s.traceId === undefined && !s.logTraceId)).toBe(true);
+    // log lines written while handling a sampled request carry its trace id
+    expect(sampled.every((s) => s.logTraceId === s.traceId)).toBe(true);
     // the sampled ones are our own traces (a new root each), never the caller's
     expect(sampled.every((s) => !s.rootContext && s.traceId !== callerTrace)).toBe(true);
     expect(new Set(sampled.map((s) => s.traceId)).size).toBe(sampled.length);
