@@ -1,4 +1,4 @@
-// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--prof]`
+// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--prof] [--tracing | --tracing-ab]`
 // CPU µs per request of every process of the stack (gateway, feed/orders, nats-server, PostgreSQL,
 // Redis) on the three requests a platform pays for most: the empty poll, a poll answering 10 events
 // and GET order, beside bare fastify in the same run. Its own PostgreSQL and Redis on spare ports
@@ -40,6 +40,10 @@ const o = new Command('bench:hot-path')
     'measurement only: nats-server without allow_responses (any inbox open to every identity); with --baseline, on this stack only',
   )
   .option('--tracing', 'services export traces (OTLP/HTTP to a local sink) with 10% sampling')
+  .option(
+    '--tracing-ab',
+    'also run this checkout with tracing on (as --tracing), figure by figure beside this one: on/off in one run',
+  )
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
   .option(
     '--baseline <dir>',
@@ -55,6 +59,7 @@ const o = new Command('bench:hot-path')
     credentials: string;
     prof?: boolean;
     tracing?: boolean;
+    tracingAb?: boolean;
     openResponses?: boolean;
     baseline?: string;
     nodeOptions?: string;
@@ -77,14 +82,13 @@ const sink = http.createServer((req, res) => {
   req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
 });
 await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-const tracingEnv: Record<string, string> = o.tracing
-  ? {
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0.1',
-    }
-  : {};
+const otelEnv: Record<string, string> = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: '0.1',
+};
+const tracingEnv = o.tracing ? otelEnv : {};
 const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
 process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
@@ -129,6 +133,17 @@ try {
         root: path.resolve(o.baseline),
       }),
     });
+  // --tracing-ab: runs minutes apart on a shared machine differ by more than the few % looked for
+  if (o.tracingAb)
+    stacks.push({
+      name: 'tracing',
+      stack: await startProcessStack({
+        prefix: 'hottrace',
+        log,
+        openResponses: o.openResponses,
+        env: { ...stackEnv, ...otelEnv },
+      }),
+    });
 } catch (e) {
   await stopAll();
   throw e;
@@ -138,6 +153,28 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
   process.once(sig, () => {
     void stopAll().then(() => process.exit(130));
   });
+type Row = { name: string; stack: string; reqPerSec: number; cpuUs: { total: number; gateway: number } };
+/** --tracing-ab: per figure, medians over the rounds of CPU µs per request and req/s, on / off */
+function tracingMedians(rows: Row[], figures: string[]): void {
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+  for (const name of figures) {
+    const m = (stack: string, f: (r: Row) => number) =>
+      median(rows.filter((r) => r.name === name && r.stack === stack).map(f));
+    const [cpu, gw, rps] = [
+      (r: Row) => r.cpuUs.total,
+      (r: Row) => r.cpuUs.gateway,
+      (r: Row) => r.reqPerSec,
+    ].map((f) => [m('tracing', f), m('this', f)]);
+    log(
+      `tracing on/off, ${name}: CPU µs ${cpu[0]} / ${cpu[1]} (${pct(cpu[0], cpu[1])}), gateway ${gw[0]} / ${gw[1]}, ` +
+        `req/s ${rps[0]} / ${rps[1]} (${pct(rps[0], rps[1])})`,
+    );
+  }
+}
 const results: Record<string, unknown>[] = [];
 const memory: Record<string, unknown> = {};
 const rssOf = (stack: ProcessStack, k: 'rssMb' | 'anonMb' = 'rssMb') =>
@@ -284,13 +321,18 @@ try {
         log(`lowest ${f.name} [${s.name}]: cpu µs ${JSON.stringify(best)}`);
       }
   }
+  if (o.tracingAb)
+    tracingMedians(
+      results as Row[],
+      prepared[0].figures.map((f) => f.name),
+    );
 } finally {
   await stopAll();
   sink.close();
 }
 writeFileSync(
   o.out,
-  `${JSON.stringify({ at: new Date().toISOString(), limits: o.limits, tracing: !!o.tracing, openResponses: !!o.openResponses, results, memory }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), limits: o.limits, tracing: o.tracingAb ? 'ab' : !!o.tracing, openResponses: !!o.openResponses, results, memory }, null, 2)}\n`,
 );
 log(`results: ${path.relative(process.cwd(), o.out)}`);
 
