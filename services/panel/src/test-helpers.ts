@@ -1,5 +1,6 @@
 import type { PanelRole } from '@od/contracts';
 import type { TestStack } from '@od/testing';
+import { SIGN_IN_LIMITS } from './db/login-limiter.ts';
 
 /** A browser-like client of the panel: keeps the session cookie and sends the CSRF token. */
 export interface PanelClient {
@@ -45,6 +46,32 @@ export const setPassword = (stack: TestStack, token: string, password: string, h
 
 export const signInRequest = (stack: TestStack, email: string, password: string, headers = {}) =>
   postJson(stack, '/panel/api/session', { email, password }, headers);
+
+/**
+ * Wrong guesses at `email` (from the network of `headers`) until its sign-in delay holds with room
+ * to spare: the free attempts, then one that starts a 1 s delay. A guess answers after its scrypt,
+ * which on a loaded machine can outlast the delay that guess started; then this waits the delay out
+ * and guesses again (admitted: the delay doubles) until what is left of it is 3 guesses long. So a
+ * request sent at once is answered (in the time of a guess, scrypt included) inside the delay unless
+ * the machine stalls for longer than that. `delayedUntil`: the earliest the delay can end (the last
+ * guess was counted after it was sent).
+ */
+export async function guessUntilDelayed(stack: TestStack, email: string, headers = {}) {
+  const free = SIGN_IN_LIMITS.freeAttempts;
+  for (let admitted = 1; admitted <= free + 5; admitted++) {
+    const sent = Date.now();
+    const r = await signInRequest(stack, email, 'errada-errada-1', headers);
+    const answered = Date.now();
+    if (r.status !== 401) throw new Error(`guess ${admitted}: ${r.status} ${await r.text()}`);
+    if (admitted <= free) continue;
+    const delay = 1000 * 2 ** (admitted - free - 1);
+    const guess = answered - sent;
+    if (sent + delay - answered >= Math.max(500, 3 * guess)) return { delayedUntil: sent + delay };
+    // counted before `answered`: the delay is over by `answered + delay`
+    await new Promise((done) => setTimeout(done, answered + delay + 10 - Date.now()));
+  }
+  throw new Error(`the delay never outlasted 3 guesses (${free + 5} admitted)`);
+}
 
 export async function signIn(stack: TestStack, email: string, password: string): Promise<PanelClient> {
   const r = await signInRequest(stack, email, password);
