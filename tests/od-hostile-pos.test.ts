@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { OD_FETCH_TIMEOUT_MS } from '@od/catalog';
 import { refusedHost } from '@od/egress';
 import { OD_SPEC_PATH } from '@od/opendelivery/validator';
 import {
@@ -27,17 +28,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * makes the bound stricter), sampled every 20 ms as is and every 2 s after a full collection.
  * Bound: the reads in flight per replica (OD_MERCHANT_FETCHES = 4) x (1 MiB read + 1 MiB joined +
  * 1 MiB text + the parsed document, ~6 MiB for the costliest 1 MiB of JSON) = 48 MiB retained.
- * Meanwhile another store's menu is read every 50 ms and must keep answering fast.
+ * Meanwhile another store's menu is read every 50 ms and must keep answering fast: against the
+ * same reads just before the attack (same run, same machine load), and never as slow as waiting out
+ * a hostile read's budget.
  */
 const MiB = 1024 * 1024;
 /** retained (after a full collection): 4 reads x (1 MiB read + 1 MiB joined + 1 MiB text + parse) */
 const MEMORY_BOUND = 48 * MiB;
 /** garbage included (sampled every 20 ms without collecting) */
 const RAW_BOUND = 128 * MiB;
-// generous: the test machine runs other suites at once (load average 15-20 on 2 cores seen; a quiet
-// run shows p95 ~40 ms, max ~200 ms); the forced collections below pause this whole process too
+// Menu reads are timed less the time other processes kept this thread off a CPU (a load average of
+// 33 on 2 cores made the wall-clock p95 3.8 s). The floors: load average 5-15 shows p95 26-180 ms,
+// max 110-390 ms (wall clock 230-430 ms, 0.8-2.1 s); the forced collections below pause this whole
+// process too, and count. What load is left (PostgreSQL and NATS wait for a CPU as well) slows the
+// reads before the attack too: the bounds grow with them (LOAD_* x their p95), up to caps below the
+// budget of one point-of-sale read, so a read waiting on a hostile one always fails
 const READ_P95_MS = 2_000;
 const READ_MAX_MS = 5_000;
+const LOAD_P95 = 20;
+const LOAD_MAX = 50;
+const READ_P95_CAP_MS = OD_FETCH_TIMEOUT_MS / 2;
+const READ_MAX_CAP_MS = OD_FETCH_TIMEOUT_MS - 1_000;
 const ATTACK_MS = 12_000;
 const FETCHES = 4;
 const COOLDOWN_MS = 3_000;
@@ -133,6 +144,9 @@ async function officialExample(): Promise<Record<string, unknown>> {
   return structuredClone((api.definition as any).components.examples.merchantExample.value);
 }
 
+/** ms this thread (the event loop) spent runnable but waiting for a CPU, from the kernel's schedstat */
+const runQueueMs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
 
 describe('a hostile point of sale cannot move catalog past its memory bound (issue 22)', () => {
@@ -205,15 +219,29 @@ describe('a hostile point of sale cannot move catalog past its memory bound (iss
     // the neighbour: a store with a menu, read by its own credential
     const { merchantId } = await createMerchant(stack, { name: 'Vizinho' });
     const reader = await tokenOf(merchantId, 'SPEC');
+    // a read's time less what other processes kept this thread from a CPU (the machine's load)
+    const wallMs: number[] = [];
     const readMenu = async () => {
       const t0 = performance.now();
+      const q0 = runQueueMs();
       const r = await call(reader, 'GET', `/v1/merchant/${merchantId}/menus`);
       await r.arrayBuffer();
       expect(r.status).toBe(200);
-      return performance.now() - t0;
+      wallMs.push(performance.now() - t0);
+      return wallMs.at(-1)! - (runQueueMs() - q0);
     };
-    // warm up (the validator loads on a first read; JIT), then the baseline
+    // warm up (the validator loads on a first read; JIT), then the reads before the attack
     for (let i = 0; i < 20; i++) await readMenu();
+    const quietLatencies: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      quietLatencies.push(await readMenu());
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const quietP95 = pct(quietLatencies, 0.95);
+    const bound = (floor: number, factor: number, cap: number) =>
+      Math.round(Math.min(Math.max(floor, factor * quietP95), cap));
+    const readP95Bound = bound(READ_P95_MS, LOAD_P95, READ_P95_CAP_MS);
+    const readMaxBound = bound(READ_MAX_MS, LOAD_MAX, READ_MAX_CAP_MS);
     await call(attackers[4].token, 'POST', '/v1/menuUpdated');
     await new Promise((r) => setTimeout(r, COOLDOWN_MS + 200));
     gc();
@@ -257,6 +285,7 @@ describe('a hostile point of sale cannot move catalog past its memory bound (iss
       }
     });
     const latencies: number[] = [];
+    const attackWall = wallMs.length;
     const reads = (async () => {
       while (Date.now() < end + 2_000) {
         latencies.push(await readMenu());
@@ -288,16 +317,21 @@ describe('a hostile point of sale cannot move catalog past its memory bound (iss
       posReads: pos.reads,
       posMaxOpen: pos.maxOpen,
       menuReads: latencies.length,
+      quietP95Ms: Math.round(quietP95),
+      readP95BoundMs: readP95Bound,
+      readMaxBoundMs: readMaxBound,
       menuP50Ms: Math.round(pct(latencies, 0.5)),
       menuP95Ms: Math.round(pct(latencies, 0.95)),
       menuMaxMs: Math.round(Math.max(...latencies)),
+      menuWallP95Ms: Math.round(pct(wallMs.slice(attackWall), 0.95)),
+      menuWallMaxMs: Math.round(Math.max(...wallMs.slice(attackWall))),
     };
     console.log('hostile point of sale:', JSON.stringify(figures));
 
     expect(growth).toBeLessThan(MEMORY_BOUND);
     expect(peak - baseline).toBeLessThan(RAW_BOUND);
-    expect(figures.menuP95Ms).toBeLessThan(READ_P95_MS);
-    expect(figures.menuMaxMs).toBeLessThan(READ_MAX_MS);
+    expect(figures.menuP95Ms).toBeLessThan(readP95Bound);
+    expect(figures.menuMaxMs).toBeLessThan(readMaxBound);
     // never more reads open at the point of sale than the replica's slots
     expect(pos.maxOpen).toBeLessThanOrEqual(FETCHES);
     // a store reads at most once per (running read + cooldown): the 20-a-second caller included
