@@ -187,7 +187,9 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     await check(page, '03-store-picker');
     await page.getByRole('button', { name: /Pizzaria do Teste/ }).click();
     await page.getByRole('heading', { name: /^Resumo/ }).waitFor();
-    await expect.poll(() => page.locator('[data-role="OWNER"]').textContent()).toBe('Proprietário(a)');
+    await expect
+      .poll(() => page.locator('[data-role="OWNER"]').textContent(), { timeout: 10_000 })
+      .toBe('Proprietário(a)');
   }, 120_000);
 
   it('creates a credential: a refused field is named in the form, the secret shown once', async () => {
@@ -315,7 +317,7 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     const elapsed = Date.now() - started;
     expect(elapsed).toBeLessThan(2000);
     const hidden = await page.evaluate(() => document.visibilityState);
-    await expect.poll(() => page.title()).toMatch(/^\(1\) Novo pedido · /);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toMatch(/^\(1\) Novo pedido · /);
     expect(await page.evaluate(() => (window as unknown as { __tones: number }).__tones)).toBeGreaterThan(
       tonesBefore,
     );
@@ -415,11 +417,14 @@ describe.skipIf(!existsSync(CHROMIUM))('panel in a browser, on the secured bus',
     await created.locator('[data-ack="no"]').waitFor();
     await check(page, '15-webhook-and-events');
 
-    // the type filter runs on the server: every row of the page has the type
+    // the type filter runs on the server: every row of the page has the type (the new page is a
+    // round trip and a render away: seconds on a loaded machine, hence more than the 1 s default)
     await events.getByLabel('Tipo').selectOption('CONFIRMED');
     await expect
-      .poll(async () =>
-        events.locator('li.event').evaluateAll((l) => l.map((e) => e.getAttribute('data-event-type'))),
+      .poll(
+        async () =>
+          events.locator('li.event').evaluateAll((l) => l.map((e) => e.getAttribute('data-event-type'))),
+        { timeout: 10_000 },
       )
       .toEqual(['CONFIRMED']);
     await events.getByLabel('Tipo').selectOption('');
