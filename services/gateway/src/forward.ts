@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import type { z } from 'zod';
 import type { GatewayContext, ZodApp } from './context.ts';
 import { sendError } from './http/errors.ts';
-import { rawBodyValidator } from './routes/order-calls.ts';
+import { rawBodyValidator } from './http/raw-body.ts';
 
 /**
  * Sends one HTTP request to its service over NATS and writes the reply as is: status from the

@@ -7,7 +7,7 @@ import {
 } from '@od/contracts';
 import type { RouteModule } from '../context.ts';
 import { forward, relayRoutes } from '../forward.ts';
-import { rawBodyValidator } from '../routes/order-calls.ts';
+import { rawBodyValidator } from '../http/raw-body.ts';
 // Any id up to TEXT.id: the service answers 404 not_found for an id that is not a GUID (admin form).
 import { merchantParams as params } from './params.ts';
 

@@ -15,8 +15,9 @@ import { bearer } from '../auth/bearer.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
+import { rawBodyRoutes, rawBodyValidator, rawJson } from '../http/raw-body.ts';
 import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
-import { idempotentCall, rawBodyRoutes, rawBodyValidator, rawJson } from './order-calls.ts';
+import { idempotentCall } from './order-calls.ts';
 
 /**
  * The Open Delivery 1.4.0 order flows SPEC does not have, for OPEN_DELIVERY credentials only

@@ -7,7 +7,7 @@ import { bearer } from '../auth/bearer.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
-import { rawBodyRoutes, rawBodyValidator, rawJson } from './order-calls.ts';
+import { rawBodyRoutes, rawBodyValidator, rawJson } from '../http/raw-body.ts';
 
 /** menuUpdated reads the point of sale (10 s bound in catalog): the gateway waits longer. */
 const MENU_UPDATED_TIMEOUT_MS = 20_000;

@@ -15,10 +15,11 @@ import { bearer } from '../auth/bearer.ts';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { forward, rpcCall, writeRpcReply } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
+import { rawBodyRoutes, rawBodyValidator, rawJson } from '../http/raw-body.ts';
 import { json, responses } from '../http/responses.ts';
 import { isOpenDeliveryCaller } from '../profile/open-delivery.ts';
 import { odCancellationStep } from './od-flows.ts';
-import { idempotentCall, rawBodyRoutes, rawBodyValidator, rawJson } from './order-calls.ts';
+import { idempotentCall } from './order-calls.ts';
 
 const params = z.object({ orderId: z.string().regex(GUID_PATTERN) });
 /** actions SPEC adds to the standard's */
