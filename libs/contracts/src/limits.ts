@@ -88,7 +88,9 @@ export const BYTES = {
 } as const;
 
 /**
- * Characters refused in every string of every request (path, query, body keys and values): U+0000
+ * Characters refused in every string of every request (path and query by the gateway; in a body
+ * each string a schema keeps, by `text()`, and every key and string of a free-form part, by
+ * `refuseControlCharacters`): U+0000
  * (PostgreSQL cannot store it in text or jsonb) and the other C0 controls and DEL except tab, line
  * feed and carriage return (no client can show them; they only hide data).
  */

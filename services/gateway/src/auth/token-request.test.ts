@@ -86,4 +86,19 @@ describe('token request parsing', () => {
       error: 'invalid_request',
     });
   });
+
+  it('a control character in grant_type, client_id or client_secret: invalid_request naming the field', () => {
+    for (const [name, value] of [
+      ['grant_type', 'client_credentials\u0000'],
+      ['client_id', 'odc_\u0000'],
+      ['client_secret', 's\u007f'],
+    ])
+      expect(readTokenRequest({ ...GOOD, [name]: value }, undefined)).toEqual({
+        ok: false,
+        error: 'invalid_request',
+        description: `${name}: caractere de controle não permitido`,
+      });
+    // tab, line feed and carriage return are no refused control characters
+    expect(readTokenRequest({ ...GOOD, client_secret: 'a\tb' }, undefined)).toMatchObject({ ok: true });
+  });
 });

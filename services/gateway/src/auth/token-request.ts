@@ -1,4 +1,4 @@
-import { GRANT_TYPE } from '@od/contracts';
+import { CONTROL_CHARACTER_MESSAGE, CONTROL_CHARACTERS, GRANT_TYPE } from '@od/contracts';
 
 /**
  * Pure parsing of a token request (SPEC "Token request"): form or JSON body, snake_case or
@@ -60,10 +60,13 @@ const field = (
   body: Record<string, unknown>,
   snake: string,
   camel: string,
-): { value?: string; present: boolean; bad: boolean } => {
+): { value?: string; present: boolean; bad: boolean; control?: string } => {
   const v = body[snake] !== undefined ? body[snake] : body[camel];
   if (v === undefined || v === null || v === '') return { present: false, bad: false };
   if (typeof v !== 'string') return { present: true, bad: true };
+  // the token family's own form of the rule every request follows (CONTROL_CHARACTERS)
+  if (CONTROL_CHARACTERS.test(v))
+    return { present: true, bad: false, control: `${snake}: ${CONTROL_CHARACTER_MESSAGE}` };
   return { value: v, present: true, bad: false };
 };
 
@@ -98,6 +101,7 @@ export function readTokenRequest(
     return { ok: false, error: 'invalid_request', description: 'Cabeçalho Authorization Basic malformado.' };
   const grant = field(b, 'grant_type', 'grantType');
   if (grant.bad) return { ok: false, error: 'invalid_request', description: 'grant_type deve ser um texto.' };
+  if (grant.control) return { ok: false, error: 'invalid_request', description: grant.control };
   if (!grant.present)
     return { ok: false, error: 'invalid_request', description: 'grant_type é obrigatório.' };
   if (grant.value !== GRANT_TYPE) return { ok: false, error: 'unsupported_grant_type' };
@@ -109,6 +113,8 @@ export function readTokenRequest(
       error: 'invalid_request',
       description: 'client_id e client_secret devem ser textos.',
     };
+  const control = id.control ?? secret.control;
+  if (control) return { ok: false, error: 'invalid_request', description: control };
   // the body wins when it carries credentials; otherwise the Basic header
   if (id.present || secret.present) {
     if (!id.present) return { ok: false, error: 'invalid_request', description: 'client_id é obrigatório.' };
