@@ -81,8 +81,9 @@ export function relay(reply: FastifyReply, r: Upstream): FastifyReply {
 export const ok = (r: Upstream): boolean => r.status >= 200 && r.status < 300;
 
 /**
- * A store-level op of the request's store (`params: { merchantId }`, and the request's body when
- * `withBody`), answered to the page as is: store settings, the menu.
+ * A store-level op of the request's store (`params: { merchantId }`, and `body` when given),
+ * answered to the page as is: store settings, the menu. The op checks the body and answers a 400
+ * in the admin form (docs/decisions.md, "Who checks a body").
  */
 type StoreOp = typeof CATALOG_OPS.adminGet | typeof CATALOG_OPS.adminPatch | typeof CATALOG_OPS.adminPutMenu;
 export async function relayStoreOp(
@@ -90,11 +91,16 @@ export async function relayStoreOp(
   request: FastifyRequest,
   reply: FastifyReply,
   op: StoreOp,
-  withBody = false,
+  body?: unknown,
 ): Promise<FastifyReply> {
   const params = { merchantId: request.store!.merchantId };
   return relay(
     reply,
-    await upstream(ctx, request, op, withBody ? { params, body: request.body } : { params }),
+    await upstream(
+      ctx,
+      request,
+      op,
+      body === undefined ? { params } : ({ params, body } as CallInput<StoreOp>),
+    ),
   );
 }

@@ -25,6 +25,6 @@ export const menuRoutes: PanelRoutes = (app, ctx) => {
     },
   );
   app.put('/panel/api/stores/:merchantId/menu', { schema: { params }, onRequest: staff }, (request, reply) =>
-    relayStoreOp(ctx, request, reply, CATALOG_OPS.adminPutMenu, true),
+    relayStoreOp(ctx, request, reply, CATALOG_OPS.adminPutMenu, request.body ?? null),
   );
 };

@@ -135,6 +135,23 @@ describe('panel API', () => {
     });
   });
 
+  describe('store settings', () => {
+    it("an edit is checked by catalog's op (admin form, the field named); `test` is never the panel's to set", async () => {
+      const s = `/panel/api/stores/${owner.merchantId}`;
+      const before = await (await stack.admin('GET', `/admin/v1/merchants/${owner.merchantId}`)).json();
+      const bad = await owner.client.call('PATCH', s, { description: 'a\u0007b', pause: { minutes: 0 } });
+      const badBody = await bad.json();
+      expect(bad.status, JSON.stringify(badBody)).toBe(400);
+      expect(badBody).toMatchObject({ error: 'validation_error', message: 'Alteração inválida.' });
+      expect(Object.keys(badBody.errors)).toEqual(expect.arrayContaining(['description', 'pause.minutes']));
+      expect((await owner.client.call('PATCH', s, [1])).status).toBe(400);
+      const ok = await owner.client.call('PATCH', s, { description: 'Pela painel', test: !before.test });
+      expect(ok.status).toBe(200);
+      const after = await (await stack.admin('GET', `/admin/v1/merchants/${owner.merchantId}`)).json();
+      expect(after).toMatchObject({ description: 'Pela painel', test: before.test });
+    });
+  });
+
   describe('credentials', () => {
     let created: { clientId: string; clientSecret: string; webhookSecret: string | null };
 
