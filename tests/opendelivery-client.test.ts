@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type EventEnvelope, HANDSHAKE_EVENT_TYPES } from '@od/contracts';
+import { connect } from '@nats-io/transport-node';
+import {
+  type EventEnvelope,
+  HANDSHAKE_EVENT_TYPES,
+  type HandshakeStep,
+  ORDER_OPS,
+  type Principal,
+} from '@od/contracts';
 import { openDeliveryClient } from '@od/opendelivery/client';
 import { type OdValidator, odValidator } from '@od/opendelivery/validator';
-import { requestToken, poll as specPoll, startStack, type TestStack } from '@od/testing';
+import { requestToken, poll as specPoll, startStack, type TestStack, testRpc } from '@od/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A point of sale written for the standard: a client generated from the official Open Delivery
@@ -337,6 +344,38 @@ describe('a client generated from the official 1.4.0 document runs the cycle unc
     });
     expect(badCode.response.status).toBe(400);
     expect(od.response('cancellationDenied', 400, badCode.error)).toEqual([]);
+  });
+
+  it("the previous release's handshake op (step in params) is still served, for its gateways during a rollout", async () => {
+    const nc = await connect({ servers: stack.config.NATS_URL });
+    try {
+      const rpc = testRpc(nc, stack.config, 'gateway');
+      const principal = {
+        kind: 'credential',
+        clientId: creds.clientId,
+        merchantId,
+        scopes: ['orders:write'],
+      };
+      const id = await newOrder();
+      const step = (s: HandshakeStep, body?: unknown) =>
+        rpc.call(
+          ORDER_OPS.handshake,
+          { params: { orderId: id, step: s }, body },
+          { traceId: randomUUID(), principal: principal as Principal },
+        );
+      const bad = await step('requestCancellation', { reason: 'x', code: 'SYSTEMIC_ISSUES' });
+      expect(bad.status).toBe(400);
+      expect(JSON.parse(new TextDecoder().decode(bad.body)).errors).toHaveProperty('mode');
+      const ok = await step('requestCancellation', {
+        reason: 'Sem estoque',
+        code: 'SYSTEMIC_ISSUES',
+        mode: 'AUTO',
+      });
+      expect(ok.status).toBe(202);
+      expect((await adminView(id)).history.at(-1)).toMatchObject({ trigger: 'merchantRequestsCancellation' });
+    } finally {
+      await nc.close();
+    }
   });
 
   it('validateCode and tracking', async () => {

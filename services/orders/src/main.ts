@@ -21,6 +21,9 @@ import { getOrder } from './handlers/get.ts';
 import {
   adminCancellationDecision,
   adminCancellationRequest,
+  odAcceptCancellation,
+  odDenyCancellation,
+  odRequestCancellation,
   publicHandshake,
 } from './handlers/handshake.ts';
 import { listOrdersHandler } from './handlers/list.ts';
@@ -77,6 +80,9 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Or
       adminEdit: adminEdit(deps),
       adminCourier: adminCourier(deps),
       handshake: publicHandshake(deps),
+      odRequestCancellation: odRequestCancellation(deps),
+      odAcceptCancellation: odAcceptCancellation(deps),
+      odDenyCancellation: odDenyCancellation(deps),
       validateCode: validateCode(deps),
       tracking: tracking(deps),
       adminCancellationRequest: adminCancellationRequest(deps),

@@ -7,6 +7,8 @@ import {
   adminCancellationRequestSchema,
   CANCELLATION_DECISIONS,
   HANDSHAKE_STEPS,
+  odCancellationDenialSchema,
+  odCancellationRequestSchema,
   orderTrackingSchema,
 } from '../open-delivery-flows.ts';
 import {
@@ -43,8 +45,9 @@ const orderAction = z.object({ orderId: z.string(), action: z.enum(ORDER_ACTIONS
  * - adminAction -> as `action`, actor PANEL (+ the user when a merchant user clicks); adminPayment / adminCancel ({ by, reason? }) -> 202
  * - adminEdit: body OrderEdit -> 200; adminCourier: body CourierUpdate -> 202 { status, eventId }
  * Open Delivery flows (open-delivery-flows.ts), called by the gateway for OPEN_DELIVERY credentials:
- * - handshake: step requestCancellation | acceptCancellation | denyCancellation, body the standard's
- *   -> 202 ActionResponse; validateCode: query { deliveryCode } -> 200 { orderId, deliveryCode } | 400;
+ * - odRequestCancellation (body RequestCancelled), odAcceptCancellation (none), odDenyCancellation
+ *   (body RequestDenied): the point of sale's handshake steps -> 202 ActionResponse; handshake (the
+ *   three in one, `step` in params) is the previous release's, still served; validateCode: query { deliveryCode } -> 200 { orderId, deliveryCode } | 400;
  *   tracking: body OrderTracking -> 202
  * - adminCancellationRequest ({ by, reason? }) and adminCancellationDecision (accept | deny) -> 202
  */
@@ -148,12 +151,36 @@ export const ORDER_OPS = defineOps('orders', {
     body: courierUpdateSchema,
     invalidMessage: 'Atualização de entregador inválida.',
   },
+  /**
+   * The three steps below in one op, its body checked by the handler: served for one release more
+   * (a gateway of the previous release calls it during the rollout), then removed.
+   */
   handshake: {
     name: 'handshake',
     callers: ['credential'],
     scope: 'orders:write',
     params: z.object({ orderId: z.string(), step: z.enum(HANDSHAKE_STEPS) }),
     body: z.unknown(),
+  },
+  odRequestCancellation: {
+    name: 'od.requestCancellation',
+    callers: ['credential'],
+    scope: 'orders:write',
+    params: order,
+    body: odCancellationRequestSchema,
+  },
+  odAcceptCancellation: {
+    name: 'od.acceptCancellation',
+    callers: ['credential'],
+    scope: 'orders:write',
+    params: order,
+  },
+  odDenyCancellation: {
+    name: 'od.denyCancellation',
+    callers: ['credential'],
+    scope: 'orders:write',
+    params: order,
+    body: odCancellationDenialSchema,
   },
   validateCode: {
     name: 'validateCode',

@@ -1,4 +1,5 @@
 import {
+  type CallInput,
   GUID_PATTERN,
   type HandshakeStep,
   ORDER_OPS,
@@ -38,6 +39,13 @@ const STEP_HAS_BODY: Record<HandshakeStep, boolean> = {
   acceptCancellation: false,
 };
 
+/** each step's op, which checks its body (the previous release's `handshake` op is still served) */
+const STEP_OPS = {
+  requestCancellation: ORDER_OPS.odRequestCancellation,
+  acceptCancellation: ORDER_OPS.odAcceptCancellation,
+  denyCancellation: ORDER_OPS.odDenyCancellation,
+} as const satisfies Record<HandshakeStep, unknown>;
+
 /** One step of the handshake: 202 for requestCancellation, 204 for accept and deny (the standard). */
 export async function odCancellationStep(
   ctx: GatewayContext,
@@ -48,8 +56,11 @@ export async function odCancellationStep(
   const { orderId } = request.params as { orderId: string };
   const body = STEP_HAS_BODY[step] ? rawJson(request, false) : { value: undefined };
   if ('refused' in body) return sendError(reply, body.refused);
+  const op = STEP_OPS[step];
+  // the raw JSON as parsed: the step's op checks it
+  const input = { params: { orderId }, body: body.value } as CallInput<typeof op>;
   const r = await idempotentCall(ctx, request, body.value, (headers) =>
-    rpcCall(ctx, request, ORDER_OPS.handshake, { params: { orderId, step }, body: body.value, headers }),
+    rpcCall(ctx, request, op, { ...input, headers }),
   );
   if (r.status === 202 && step !== 'requestCancellation')
     return reply

@@ -1,5 +1,7 @@
 import {
   type HandshakeStep,
+  type OdCancellationDenial,
+  type OdCancellationRequest,
   type OpHandler,
   type ORDER_OPS,
   odCancellationDenialSchema,
@@ -25,33 +27,64 @@ const STEP_TRIGGER: Record<HandshakeStep, HandshakeTrigger> = {
   denyCancellation: 'merchantDeniesCancellation',
 };
 
+type StepReq = Omit<Parameters<OpHandler<typeof ORDER_OPS.odAcceptCancellation>>[0], 'body'>;
+
+/** One step of the point of sale's side of the Open Delivery cancellation handshake. */
+function handshakeStep(deps: OrdersDeps, req: StepReq, step: HandshakeStep, input: HandshakeInput) {
+  if (!req.auth) throw notFound();
+  return writeOrder(deps, {
+    scope: { orderId: req.params.orderId, merchantId: req.auth.merchantId, hidePendingPayment: true },
+    actor: { kind: 'CREDENTIAL', clientId: req.auth.clientId },
+    idem: idemOf(req),
+    plan: (o) => handshakePlan(o, STEP_TRIGGER[step], input),
+  });
+}
+
+const requestInput = ({ reason, code, ...detail }: OdCancellationRequest): HandshakeInput => ({
+  reason,
+  code,
+  detail,
+});
+const denialInput = ({ reason, code }: OdCancellationDenial): HandshakeInput => ({
+  reason,
+  detail: { code },
+});
+
 /**
- * `handshake` (POST /v1/orders/{orderId}/{requestCancellation|acceptCancellation|denyCancellation}
- * of an OPEN_DELIVERY credential; the gateway calls it for those only): the point of sale's side of
- * the Open Delivery cancellation handshake. Bodies are the standard's (RequestCancelled,
- * RequestDenied; acceptCancellation has none).
+ * POST /v1/orders/{orderId}/{requestCancellation|acceptCancellation|denyCancellation} of an
+ * OPEN_DELIVERY credential (the gateway calls these for those only), one op per step; bodies are
+ * the standard's (RequestCancelled, RequestDenied; acceptCancellation has none), checked by the ops.
+ */
+export const odRequestCancellation =
+  (deps: OrdersDeps): OpHandler<typeof ORDER_OPS.odRequestCancellation> =>
+  (req) =>
+    handshakeStep(deps, req, 'requestCancellation', requestInput(req.body));
+export const odAcceptCancellation =
+  (deps: OrdersDeps): OpHandler<typeof ORDER_OPS.odAcceptCancellation> =>
+  (req) =>
+    handshakeStep(deps, req, 'acceptCancellation', {});
+export const odDenyCancellation =
+  (deps: OrdersDeps): OpHandler<typeof ORDER_OPS.odDenyCancellation> =>
+  (req) =>
+    handshakeStep(deps, req, 'denyCancellation', denialInput(req.body));
+
+/**
+ * `handshake`: the three steps in one op (`step` in params), as the previous release's gateway
+ * calls it during a rollout; remove in the next release.
  */
 export function publicHandshake(deps: OrdersDeps): OpHandler<typeof ORDER_OPS.handshake> {
   return async (req) => {
-    if (!req.auth) throw notFound();
-    const { orderId, step } = req.params;
+    const { step } = req.params;
     const fail = (f: Record<string, string[]>): never => {
       throw new HttpException(errors.validation(f, req.traceId));
     };
-    let input: HandshakeInput = {};
-    if (step === 'requestCancellation') {
-      const { reason, code, ...detail } = parse(odCancellationRequestSchema, req.body, fail);
-      input = { reason, code, detail };
-    } else if (step === 'denyCancellation') {
-      const { reason, code } = parse(odCancellationDenialSchema, req.body, fail);
-      input = { reason, detail: { code } };
-    }
-    return writeOrder(deps, {
-      scope: { orderId, merchantId: req.auth.merchantId, hidePendingPayment: true },
-      actor: { kind: 'CREDENTIAL', clientId: req.auth.clientId },
-      idem: idemOf(req),
-      plan: (o) => handshakePlan(o, STEP_TRIGGER[step], input),
-    });
+    const input =
+      step === 'requestCancellation'
+        ? requestInput(parse(odCancellationRequestSchema, req.body, fail))
+        : step === 'denyCancellation'
+          ? denialInput(parse(odCancellationDenialSchema, req.body, fail))
+          : {};
+    return handshakeStep(deps, req, step, input);
   };
 }
 
