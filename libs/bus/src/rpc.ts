@@ -172,11 +172,17 @@ function parsePart(
   value: unknown,
   traceId: string,
   op: OpSpec,
+  /** the body's key whose issues lose it (OpSpec.clientBodyAt) */
+  at?: string,
 ): { value: unknown } | HttpError {
   if (!schema) return { value: undefined };
   const r = schema.safeParse(value);
   if (r.success) return { value: r.data };
-  const fields = fieldErrorsFromIssues(r.error.issues);
+  const fields = fieldErrorsFromIssues(
+    at === undefined
+      ? r.error.issues
+      : r.error.issues.map((i) => (i.path[0] === at ? { ...i, path: i.path.slice(1) } : i)),
+  );
   return errorFormOf(op) === 'admin'
     ? errors.adminValidation(op.invalidMessage ?? 'Requisição inválida.', fields)
     : errors.validation(fields, traceId);
@@ -218,7 +224,7 @@ async function handle<O extends OpSpec>(
       : [
           parsePart(op.params, req.params, traceId, op),
           parsePart(op.query, req.query, traceId, op),
-          parsePart(op.body, req.body, traceId, op),
+          parsePart(op.body, req.body, traceId, op, op.clientBodyAt),
         ];
     const stop = refusal ?? parts.find((p): p is HttpError => !('value' in p));
     if (stop) result = stop;

@@ -33,6 +33,12 @@ export interface OpSpec {
   readonly errorForm?: ErrorForm;
   /** the admin form's `message` for this op's input errors (default 'Requisição inválida.') */
   readonly invalidMessage?: string;
+  /**
+   * The key of the op's body that holds the client's HTTP body when the op wraps it with what the
+   * front door adds (`{ merchantId, body }`): its field errors name the fields as the client sent
+   * them (`name`, not `body.name`), so a front door relays the op's 400 without a check of its own.
+   */
+  readonly clientBodyAt?: string;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;

@@ -14,8 +14,8 @@ const ADMIN_CREDENTIALS = { callers: ADMIN_AND_PANEL, area: 'credentials' } as c
 
 /**
  * RPC ops of the auth service. Credential bodies are the contracts' schemas, parsed by the op when
- * served; the front doors check them first too, for field names without the envelope's `body.`
- * (docs/decisions.md, "Who checks a body"). Answers: CredentialChange (+ secrets where created).
+ * served, alone: its field errors name the client's fields (`clientBodyAt`), so the front doors
+ * relay them (docs/decisions.md, "Who checks a body"). Answers: CredentialChange (+ secrets where created).
  */
 export const CREDENTIAL_OPS = defineOps('auth', {
   /** body { merchantId, body: CreateCredentialBody } -> 201 CredentialCreated */
@@ -23,6 +23,7 @@ export const CREDENTIAL_OPS = defineOps('auth', {
     name: 'credentials.create',
     ...ADMIN_CREDENTIALS,
     body: z.object({ merchantId: z.string(), body: createCredentialBodySchema }),
+    clientBodyAt: 'body',
     reply: change,
   },
   /** -> 200 CredentialRecord[] */
@@ -37,6 +38,7 @@ export const CREDENTIAL_OPS = defineOps('auth', {
     name: 'credentials.update',
     ...ADMIN_CREDENTIALS,
     body: z.object({ clientId: z.string(), body: updateCredentialBodySchema }),
+    clientBodyAt: 'body',
     reply: change,
   },
   pause: { name: 'credentials.pause', ...ADMIN_CREDENTIALS, body: client, reply: change },

@@ -13,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext, RouteModule } from '../context.ts';
 import { rpcCall } from '../forward.ts';
 import { sendError } from '../http/errors.ts';
+import { rawBodyValidator } from '../http/raw-body.ts';
 import { clientParams, merchantParams } from './params.ts';
 
 type OpOf<K extends CredentialChangeKind> = (typeof CREDENTIAL_CHANGES)[K]['op'];
@@ -51,7 +52,11 @@ async function change<K extends CredentialChangeKind>(
 export const credentialAdminRoutes: RouteModule = (app, ctx) => {
   app.post(
     '/admin/v1/merchants/:merchantId/credentials',
-    { schema: { params: merchantParams, body: createCredentialBodySchema } },
+    // the body schema documents it; auth's op checks it, its errors naming the client's fields
+    {
+      schema: { params: merchantParams, body: createCredentialBodySchema },
+      validatorCompiler: rawBodyValidator,
+    },
     (request, reply) => change(ctx, request, reply, 'create', { ...request.params, body: request.body }),
   );
 
@@ -72,7 +77,10 @@ export const credentialAdminRoutes: RouteModule = (app, ctx) => {
 
   app.patch(
     '/admin/v1/credentials/:clientId',
-    { schema: { params: clientParams, body: updateCredentialBodySchema } },
+    {
+      schema: { params: clientParams, body: updateCredentialBodySchema },
+      validatorCompiler: rawBodyValidator,
+    },
     (request, reply) => change(ctx, request, reply, 'update', { ...request.params, body: request.body }),
   );
 

@@ -4,9 +4,9 @@ import {
   CREDENTIAL_ACTIONS,
   CREDENTIAL_CHANGES,
   CREDENTIAL_OPS,
+  type CreateCredentialBody,
   type CredentialChangeKind,
-  createCredentialBodySchema,
-  updateCredentialBodySchema,
+  type UpdateCredentialBody,
 } from '@od/contracts';
 import { HttpException } from '@od/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -63,7 +63,11 @@ async function change<K extends CredentialChangeKind>(
   return reply.code(r.status).send(view(r.body));
 }
 
-/** Credentials of a store (OWNER only): list, create (secrets once), rename/URL, pause, resume, revoke, rotate. */
+/**
+ * Credentials of a store (OWNER only): list, create (secrets once), rename/URL, pause, resume,
+ * revoke, rotate. A create or edit body goes to auth as the page sent it: the op checks it, its
+ * errors naming the page's fields (`clientBodyAt`).
+ */
 export const credentialRoutes: PanelRoutes = (app, ctx) => {
   const owner = requireStore(ctx, 'credentials');
   const at = '/panel/api/stores/:merchantId/credentials';
@@ -72,22 +76,19 @@ export const credentialRoutes: PanelRoutes = (app, ctx) => {
     storeCredentials(ctx, request, request.store!.merchantId),
   );
 
-  app.post(
-    at,
-    { schema: { params: storeParams, body: createCredentialBodySchema }, onRequest: owner },
-    (request, reply) =>
-      change(ctx, request, reply, 'create', {
-        body: { merchantId: request.store!.merchantId, body: request.body },
-      }),
+  app.post(at, { schema: { params: storeParams }, onRequest: owner }, (request, reply) =>
+    change(ctx, request, reply, 'create', {
+      body: { merchantId: request.store!.merchantId, body: request.body as CreateCredentialBody },
+    }),
   );
 
   app.patch(
     `${at}/:clientId`,
-    { schema: { params: credentialParams, body: updateCredentialBodySchema }, onRequest: owner },
+    { schema: { params: credentialParams }, onRequest: owner },
     async (request, reply) => {
       await ownCredential(ctx, request, request.store!.merchantId, request.params.clientId);
       return change(ctx, request, reply, 'update', {
-        body: { clientId: request.params.clientId, body: request.body },
+        body: { clientId: request.params.clientId, body: request.body as UpdateCredentialBody },
       });
     },
   );

@@ -189,6 +189,24 @@ describe('panel API', () => {
       expect(text).not.toMatch(/secret/i);
     });
 
+    it("an invalid create or edit: auth's op answers, naming the fields as the page sent them", async () => {
+      const at = `/panel/api/stores/${owner.merchantId}/credentials`;
+      for (const [sent, field] of [
+        [{ name: 'x', scopes: ['orders:delete'], deliveryMode: 'POLLING' }, 'scopes[0]'],
+        [{ name: 'x', scopes: ['orders:read'], deliveryMode: 'WEBHOOK' }, 'webhookUrl'],
+      ] as const) {
+        const bad = await owner.client.call('POST', at, sent);
+        const body = await bad.json();
+        expect(bad.status, JSON.stringify(body)).toBe(400);
+        expect(body).toMatchObject({ error: 'validation_error', errors: { [field]: expect.any(Array) } });
+        expect(Object.keys(body.errors)).toEqual([field]);
+      }
+      const edit = await owner.client.call('PATCH', `${at}/${created.clientId}`, { name: '   ' });
+      expect(edit.status).toBe(400);
+      expect(Object.keys((await edit.json()).errors)).toEqual(['name']);
+      expect((await owner.client.call('POST', at, [1])).status).toBe(400);
+    });
+
     it('a webhook credential answers its webhook secret at creation', async () => {
       const r = await owner.client.call('POST', `/panel/api/stores/${owner.merchantId}/credentials`, {
         name: 'Hook',
