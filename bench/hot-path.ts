@@ -34,7 +34,10 @@ const o = new Command('bench:hot-path')
   .option('--rounds <n>', 'rounds of the three figures (the machine is noisy: take the lowest)', '2')
   .option('--limits <on|off>', 'rate limiter', 'on')
   .option('--credentials <n>', 'credentials cycled by each figure', '200')
-  .option('--node-options <s>', 'NODE_OPTIONS of every service (e.g. --trace-gc)')
+  .option(
+    '--node-options <s>',
+    'NODE_OPTIONS of every service (only what node allows there: --trace-gc is refused, exit 9)',
+  )
   .option(
     '--open-responses',
     'measurement only: nats-server without allow_responses (any inbox open to every identity); with --baseline, on this stack only',
@@ -106,6 +109,11 @@ const stackEnv = {
 // --baseline: a second stack from another checkout, on the same PostgreSQL and Redis servers (idle
 // while the other is measured: its idle CPU is taken off like any other)
 const stacks: { name: string; stack: ProcessStack }[] = [];
+/** --prof: `<stack>/<service>` of each pid seen (a profile's file name carries its process's pid) */
+const profOf = new Map<number, string>();
+const notePids = () => {
+  for (const s of stacks) for (const [name, p] of s.stack.procs) profOf.set(p.pid, `${s.name}/${name}`);
+};
 // the stacks first: stopping one deletes its keys in Redis
 const stopAll = async () => {
   await Promise.allSettled([...stacks.map((s) => s.stack.stop()), bare.proc.stop()]);
@@ -273,7 +281,10 @@ try {
   log(`idle RSS MB: ${JSON.stringify(memory.idleRssMb)}`);
   log(`  of it anonymous (the rest: node's file-backed pages): ${JSON.stringify(memory.idleAnonMb)}`);
   const prepared = [];
+  notePids();
   for (const s of stacks) prepared.push({ ...s, figures: await prepare(s.stack) });
+  // the gateway restarts with its limiter on
+  notePids();
   for (let round = 1; round <= Number(o.rounds); round++) {
     const b = await load(bare.url, { path: '/' }, defaults);
     log(`round ${round}: bare fastify ${b.reqPerSec} req/s`);
@@ -354,7 +365,8 @@ if (o.prof) {
       self.set(k, (self.get(k) ?? 0) + 1);
     }
     if (busy < 1000) continue;
-    log(`${f}: ${busy} busy samples; top self time:`);
+    const pid = Number(/\.(\d+)\.\d+\.\d+\.cpuprofile$/.exec(f)?.[1]);
+    log(`${f} (${profOf.get(pid) ?? '?'}): ${busy} busy samples; top self time:`);
     for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
       log(`  ${((100 * v) / busy).toFixed(1)}% ${k}`);
   }
