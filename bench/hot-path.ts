@@ -47,6 +47,10 @@ const o = new Command('bench:hot-path')
     '--tracing-ab',
     'also run this checkout with tracing on (as --tracing), figure by figure beside this one: on/off in one run',
   )
+  .option(
+    '--rate <n>',
+    'requests a second per figure (autocannon overallRate) instead of as many as the connections carry: stacks compared at the same rate',
+  )
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
   .option(
     '--baseline <dir>',
@@ -61,6 +65,7 @@ const o = new Command('bench:hot-path')
     limits: string;
     credentials: string;
     prof?: boolean;
+    rate?: string;
     tracing?: boolean;
     tracingAb?: boolean;
     openResponses?: boolean;
@@ -297,7 +302,11 @@ try {
         // windows of earlier figures and rounds would turn this one's requests into 429s
         await deleteRedisKeys(redis.url, `${s.stack.prefix}:rl:*`);
         const cpuUs = await cpuPerRequest(f.groups, async () => {
-          r = await load(s.stack.publicUrl, { path: '/', requests: f.requests }, defaults);
+          r = await load(
+            s.stack.publicUrl,
+            { path: '/', requests: f.requests, overallRate: o.rate ? Number(o.rate) : undefined },
+            defaults,
+          );
           return r;
         });
         const ratio = Math.round((r!.reqPerSec / b.reqPerSec) * 1000) / 10;
