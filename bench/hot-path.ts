@@ -1,4 +1,4 @@
-// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--prof] [--tracing | --tracing-ab]`
+// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--rate n] [--prof] [--tracing | --tracing-ab]`
 // CPU µs per request of every process of the stack (gateway, feed/orders, nats-server, PostgreSQL,
 // Redis) on the three requests a platform pays for most: the empty poll, a poll answering 10 events
 // and GET order, beside bare fastify in the same run. Its own PostgreSQL and Redis on spare ports
