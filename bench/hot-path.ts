@@ -152,6 +152,7 @@ try {
       name: 'tracing',
       stack: await startProcessStack({
         prefix: 'hottrace',
+        besideAnother: true,
         log,
         openResponses: o.openResponses,
         env: { ...stackEnv, ...otelEnv },

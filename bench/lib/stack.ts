@@ -144,9 +144,11 @@ export async function startProcessStack(opts: {
    * stack from another checkout beside this one (its logs are `<prefix>-<service>.log`)
    */
   root?: string;
+  /** a second stack of this checkout beside the first (bench:hot-path --tracing-ab): logs `<prefix>-<service>.log` */
+  besideAnother?: boolean;
 }): Promise<ProcessStack> {
   const root = opts.root ?? ROOT;
-  const logName = (s: string) => (opts.root ? `${opts.prefix}-${s}` : s);
+  const logName = (s: string) => (opts.root || opts.besideAnother ? `${opts.prefix}-${s}` : s);
   const baseDb = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   // the bus as `pnpm start` and production run it: a nats-server of its own with one identity per
   // service and the generated permissions (signed requests, no anonymous access)
