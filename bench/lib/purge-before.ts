@@ -3,6 +3,7 @@
 // acknowledged entries, then events past the cutoff without entries, found by walking the old
 // events from the oldest again (the retained ones included) on every batch.
 import { type Pool, withTx } from '@od/db';
+import { RETENTION_LOCK } from '../../services/feed/src/db/retention.ts';
 
 export async function purgeBefore(pool: Pool, days: number, batch = 5000) {
   const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
@@ -10,10 +11,9 @@ export async function purgeBefore(pool: Pool, days: number, batch = 5000) {
   let events = 0;
   for (;;) {
     const res = await withTx(pool, async (c) => {
-      const l = await c.query<{ ok: boolean }>(
-        'SELECT pg_try_advisory_xact_lock($1::int, 0) AS ok',
-        [0x0feee],
-      );
+      const l = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::int, 0) AS ok', [
+        RETENTION_LOCK,
+      ]);
       if (!l.rows[0].ok) return null;
       const a = await c.query(
         `DELETE FROM feed_entries WHERE seq IN (

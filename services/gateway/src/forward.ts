@@ -47,7 +47,8 @@ function principalOf(request: FastifyRequest): Principal {
 }
 
 const enc = new TextEncoder();
-function errorReply(e: HttpError): RpcReply {
+/** A catalogue error as the reply of a call (routes that answer RPC replies). */
+export function errorReply(e: HttpError): RpcReply {
   return { status: e.status, headers: e.headers ?? {}, body: enc.encode(JSON.stringify(e.body)) };
 }
 

@@ -3,7 +3,7 @@ import { type Pool, withTx } from '@od/db';
 import type { PoolClient } from 'pg';
 
 /** Advisory lock class of the retention job. */
-const RETENTION_LOCK = 0x0feee;
+export const RETENTION_LOCK = 0x0feee;
 
 // Acknowledged entries past the cutoff, oldest acknowledgment first from where the previous batch
 // stopped (dead index entries of earlier batches are not walked again), by primary key (`= ANY`:

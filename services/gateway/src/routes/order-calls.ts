@@ -2,14 +2,12 @@ import type { RpcReply } from '@od/bus';
 import { errors } from '@od/errors';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
+import { errorReply } from '../forward.ts';
 
 // What the order routes (public SPEC actions, the Open Delivery flows, admin intake) share.
 
-const enc = new TextEncoder();
-
 export function unavailableReply(traceId: string): RpcReply {
-  const e = errors.unavailable(traceId);
-  return { status: e.status, headers: e.headers ?? {}, body: enc.encode(JSON.stringify(e.body)) };
+  return errorReply(errors.unavailable(traceId));
 }
 
 /**
