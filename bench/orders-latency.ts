@@ -1,5 +1,5 @@
 // Order action -> visible in polling, segment by segment:
-//   npx tsx bench/orders-latency.ts [--orders 200] [--seconds 8] [--fsync on|off]
+//   npx tsx bench/orders-latency.ts [--orders 200] [--seconds 8] [--fsync on|off] [--root <checkout>]
 // The stack as production runs it (one process per service, bench/lib/stack.ts), on a PostgreSQL,
 // Redis and NATS of its own; PostgreSQL with fsync on (durability as deployed) and commit timestamps.
 // A point of sale polls every ~1 ms and acknowledges what it gets. Two phases:
@@ -18,20 +18,33 @@
 //   total    request sent -> the event in a poll's answer
 // A commit timestamp is taken before the WAL flush: the orders commit's flush counts in reply and
 // relay, the feed's in announce.
+// The database is ANALYZEd before each phase, as autovacuum has done long before in production: on a
+// fresh database that grows by thousands of rows in a minute, the services' prepared statements keep
+// the generic plans they got while the tables were empty (sequential scans of outbox, events and feed
+// entries on every event) until autovacuum's first analyze, which the bench would otherwise race.
+// `--root <checkout>` runs the services of another checkout (e.g. main) under this bench: run two at
+// once, one with it, to compare code in one machine state. Results: bench/results/orders-latency-*.json.
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { names } from '@od/contracts';
 import { Command } from 'commander';
 import pg from 'pg';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
+import { cpuSnapshot, type ProcessGroups, processTree } from './lib/cpu.ts';
 import { okJson, pollingCredential } from './lib/credential.ts';
-import { startProcessStack } from './lib/stack.ts';
+import { pidOf } from './lib/proc.ts';
+import { RESULTS_DIR, startProcessStack } from './lib/stack.ts';
 
 const o = new Command('bench:orders-latency')
   .option('--orders <n>', 'confirms of the idle phase', '200')
   .option('--seconds <s>', 'seconds of the half-load phase (and of the saturation probe)', '8')
   .option('--fsync <on|off>', "the bench's PostgreSQL fsync", 'on')
+  .option('--root <checkout>', 'the checkout whose services run (default: this one)')
+  .option('--label <name>', 'name of the results file (bench/results/orders-latency-<label>.json)', 'latest')
   .parse()
-  .opts<{ orders: string; seconds: string; fsync: string }>();
+  .opts<{ orders: string; seconds: string; fsync: string; root?: string; label: string }>();
 const log = (m: string) =>
   process.stderr.write(`[orders-latency ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,8 +61,35 @@ const [pgServer, redis] = await Promise.all([
 ]);
 process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
-const stack = await startProcessStack({ prefix: 'latency', log });
+const stack = await startProcessStack({
+  prefix: 'latency',
+  log,
+  ...(o.root ? { root: path.resolve(o.root) } : {}),
+});
 const db = new pg.Client({ connectionString: stack.databaseUrl });
+// CPU of every process of the stack, of its servers and of the bench itself (the point of sale) per phase
+const pgPid = pidOf('postgres', `-p ${pgServer.port}`);
+const redisPid = pidOf('redis-server', String(redis.port));
+const groups: ProcessGroups = {
+  bench: () => [process.pid],
+  ...Object.fromEntries([...stack.procs].map(([name, p]) => [name, () => [p.pid]])),
+  nats: () => [stack.nats.pid],
+  postgres: () => processTree(pgPid),
+  redis: () => [redisPid],
+};
+/** CPU % of one core per process group between `start()` and the call of what it returns */
+const cpuLoad = () => {
+  const a = cpuSnapshot(groups);
+  const t0 = performance.now();
+  return () => {
+    const b = cpuSnapshot(groups);
+    const wallUs = (performance.now() - t0) * 1000;
+    const pct = Object.fromEntries(
+      Object.keys(a).map((k) => [k, Math.round(((b[k] - a[k]) / wallUs) * 1000) / 10]),
+    );
+    return { ...pct, total: Math.round(Object.values(pct).reduce((n, v) => n + v, 0) * 10) / 10 };
+  };
+};
 const buses: NatsConnection[] = [];
 try {
   await db.connect();
@@ -96,22 +136,48 @@ try {
     return ids;
   };
 
-  // the point of sale: polls every ~1 ms, acknowledges; CREATED events are acknowledged too
+  // the point of sale: polls every ~1 ms, acknowledges; CREATED events are acknowledged too. Through
+  // node:http on one kept-alive socket rather than fetch: fetch cost the bench ~22 % of a core at
+  // this rate, on the 2 cores the stack's own path runs on (the quiet CPU line of the log).
+  const posAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const posRequest = (method: string, p: string, body?: string) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const req = http.request(
+        stack.publicUrl + p,
+        {
+          method,
+          agent: posAgent,
+          headers: body ? { ...posAuth, 'content-type': 'application/json' } : posAuth,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300
+              ? resolve(Buffer.concat(chunks))
+              : reject(new Error(`${method} ${p} answered ${res.statusCode}`)),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
   const visible = new Map<string, number>();
   let polling = true;
   const poller = (async () => {
     while (polling) {
-      const r = await api('/v1/events:polling?limit=200', { headers: posAuth });
-      const events = await okJson<{ eventId: string; orderId: string; eventType: string }[]>(r);
+      const page = await posRequest('GET', '/v1/events:polling?limit=200');
+      const events = JSON.parse(page.toString()) as { eventId: string; orderId: string; eventType: string }[];
       const t = wall();
       for (const e of events)
         if (e.eventType === 'CONFIRMED' && !visible.has(e.orderId)) visible.set(e.orderId, t);
       if (events.length)
-        await api('/v1/events/acknowledgment', {
-          method: 'POST',
-          headers: { ...posAuth, 'content-type': 'application/json' },
-          body: JSON.stringify(events.map((e) => ({ id: e.eventId }))),
-        }).then((a) => a.arrayBuffer());
+        await posRequest(
+          'POST',
+          '/v1/events/acknowledgment',
+          JSON.stringify(events.map((e) => ({ id: e.eventId }))),
+        );
       else await sleep(1);
     }
   })();
@@ -186,19 +252,26 @@ try {
   const seconds = Number(o.seconds);
   log(`creating ${idleN} orders for the idle phase`);
   const idleIds = await createOrders(idleN);
+  await db.query('ANALYZE');
+  const quiet = cpuLoad();
   await sleep(2000);
+  const quietCpu = quiet();
+  log(`CPU % with the point of sale polling, no confirms: ${JSON.stringify(quietCpu)}`);
   log('idle: one confirm at a time, 20 ms apart');
+  const idleLoad = cpuLoad();
   for (const id of idleIds) {
     await confirm(id);
     await sleep(20);
   }
+  const idleCpu = idleLoad();
   await settle(idleIds);
-  const idle = await segments(idleIds);
+  const idle = { ...(await segments(idleIds)), cpuPct: idleCpu };
   log(`idle: ${JSON.stringify(idle.total)}`);
 
   // saturation: 8 clients confirm back to back for `seconds`
   log('measuring the saturating confirm rate');
   const probeIds = await createOrders(Math.max(400, seconds * 250));
+  await db.query('ANALYZE');
   await sleep(2000);
   let next = 0;
   const probeEnd = Date.now() + seconds * 1000;
@@ -215,7 +288,9 @@ try {
   await settle(probeIds.slice(0, next));
 
   const halfIds = await createOrders(rate * seconds);
+  await db.query('ANALYZE');
   await sleep(2000);
+  const halfLoad = cpuLoad();
   const start = performance.now();
   const inflight: Promise<void>[] = [];
   for (let k = 0; k < halfIds.length; k++) {
@@ -225,18 +300,28 @@ try {
     inflight.push(confirm(halfIds[k]));
   }
   await Promise.all(inflight);
+  const halfCpu = halfLoad();
   await settle(halfIds);
-  const half = await segments(halfIds);
+  const half = { ...(await segments(halfIds)), cpuPct: halfCpu };
   log(`half load: ${JSON.stringify(half.total)}`);
   polling = false;
   await poller;
-  console.log(
-    JSON.stringify(
-      { fsync: o.fsync, saturatingConfirmsPerSec: Math.round(saturating), idle, half: { rate, ...half } },
-      null,
-      2,
-    ),
+  posAgent.destroy();
+  const result = JSON.stringify(
+    {
+      root: o.root ? path.resolve(o.root) : '.',
+      at: new Date().toISOString(),
+      fsync: o.fsync,
+      saturatingConfirmsPerSec: Math.round(saturating),
+      quietCpuPct: quietCpu,
+      idle,
+      half: { rate, ...half },
+    },
+    null,
+    2,
   );
+  writeFileSync(path.join(RESULTS_DIR, `orders-latency-${o.label}.json`), `${result}\n`);
+  console.log(result);
 } finally {
   await Promise.all(buses.map((nc) => nc.close().catch(() => {})));
   await db.end().catch(() => {});
