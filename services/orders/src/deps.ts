@@ -2,6 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { RpcClient } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Pool } from '@od/db';
+import type { OutboxRow } from './outbox/relay.ts';
 import { errors, HttpException } from '@od/errors';
 
 /** What every handler needs. `wake` nudges the outbox relay right after a commit. */
@@ -13,6 +14,8 @@ export interface OrdersDeps {
   rpc: RpcClient;
   baseUrl: string;
   wake(): void;
+  /** hands a committed outbox row to this process's relay leader (write.ts: only when `alone`) */
+  publishNow(row: OutboxRow): void;
   /** true when this process is the relay leader: in-process wake suffices, no NOTIFY needed */
   leads(): boolean;
 }

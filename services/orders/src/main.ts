@@ -62,6 +62,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Or
     rpc: base.rpc,
     baseUrl: config.PUBLIC_BASE_URL,
     wake: () => relay.wake(),
+    publishNow: (row) => relay.publishNow(row),
     leads: () => relay.isLeader(),
   };
   base.serve(

@@ -17,12 +17,14 @@ import {
   type LockedOrder,
   type OrderScope,
   trimHistory,
+  type Written,
   writeChange,
 } from './db/orders.ts';
 import { notFound, type OrdersDeps } from './deps.ts';
 import { buildEventMessage } from './domain/envelope.ts';
 import { byteLength, MAX_EVENT_BYTES, MAX_ORDER_DOCUMENT_BYTES } from './domain/limits.ts';
 import type { Change, Plan } from './domain/plans.ts';
+import type { OutboxRow } from './outbox/relay.ts';
 
 /**
  * THE write path of the orders service: every trigger (public and panel actions, payment,
@@ -52,8 +54,8 @@ type WriteRequest = ExistingWrite | NewWrite;
 
 interface Outcome {
   answer: RpcResult;
-  /** an outbox row was committed: wake the relay */
-  emitted: boolean;
+  /** an outbox row was committed: wake the relay, or hand it over when it may go out at once */
+  emitted?: OutboxRow | 'wake';
   committed: boolean;
 }
 
@@ -73,7 +75,8 @@ export async function writeOrder(deps: OrdersDeps, w: WriteRequest): Promise<Rpc
   } finally {
     c.release(broken);
   }
-  if (out.emitted) deps.wake();
+  if (out.emitted === 'wake') deps.wake();
+  else if (out.emitted) deps.publishNow(out.emitted);
   return out.answer;
 }
 
@@ -85,7 +88,7 @@ async function inTransaction(deps: OrdersDeps, c: PoolClient, w: WriteRequest): 
     const prior = await findIdem(c, w.idem);
     if (prior) {
       await c.query('ROLLBACK');
-      return { answer: replay(prior, w.idem), emitted: false, committed: false };
+      return { answer: replay(prior, w.idem), committed: false };
     }
   }
   let plan: Plan;
@@ -101,7 +104,7 @@ async function inTransaction(deps: OrdersDeps, c: PoolClient, w: WriteRequest): 
     plan = { answer: () => refused };
     row = undefined;
   }
-  if (row) await writeChange(c, row);
+  const written = row && (await writeChange(c, row));
   const keepLast = plan.change?.history.keepLast;
   if (row && keepLast !== undefined) await trimHistory(c, row.orderId, row.trigger, keepLast);
   let answer = plan.answer({ eventId: row?.event?.eventId });
@@ -117,14 +120,33 @@ async function inTransaction(deps: OrdersDeps, c: PoolClient, w: WriteRequest): 
       await c.query('ROLLBACK');
       const winner = await findIdem(c, w.idem);
       if (!winner) throw new Error('idempotency record vanished');
-      return { answer: replay(winner, w.idem), emitted: false, committed: false };
+      return { answer: replay(winner, w.idem), committed: false };
     }
   } else if (!row) {
     await c.query('ROLLBACK');
-    return { answer, emitted: false, committed: false };
+    return { answer, committed: false };
   }
   await c.query('COMMIT');
-  return { answer, emitted: row?.event != null, committed: true };
+  return { answer, emitted: row && written && emitted(row, written), committed: true };
+}
+
+/**
+ * The committed event as the relay's row when it may be published at once: this process leads the
+ * relay (no NOTIFY was sent) and no earlier event of the order is unpublished. Otherwise a wake.
+ */
+function emitted(row: ChangeRow, w: Written): OutboxRow | 'wake' | undefined {
+  const e = row.event;
+  if (!e || w.outboxId === null) return undefined;
+  if (row.notify || !w.alone) return 'wake';
+  return {
+    id: w.outboxId,
+    order_id: row.orderId,
+    merchant_id: e.merchantId,
+    event_id: e.eventId,
+    message: e.message,
+    created_at: row.now,
+    traceparent: w.traceparent,
+  };
 }
 
 function replay(r: IdemRecord, k: IdemKey): RpcResult {

@@ -149,19 +149,43 @@ const HISTORY_AND_OUTBOX = `
     INSERT INTO order_outbox (event_id, order_id, merchant_id, order_seq, event_type, message, created_at,
       traceparent)
     SELECT $5::uuid, $1, $6::uuid, $7::int, $8, $9, $3, $17 WHERE $5::uuid IS NOT NULL
+    RETURNING id
   ), h AS (
     INSERT INTO order_history (order_id, trigger, from_situation, to_situation, actor_kind, actor_client_id,
       actor_user_id, actor_email, event_id, event_type, detail, created_at)
     VALUES ($1, $10, $11, $2, $12, $13, $18::uuid, $19, $5::uuid, $8, $14::jsonb, $3)
   )
-  SELECT CASE WHEN $5::uuid IS NOT NULL AND $15::bool THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS n`;
+  SELECT CASE WHEN $5::uuid IS NOT NULL AND $15::bool THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS n,
+    (SELECT id FROM o)::text AS outbox_id,
+    -- the statement's snapshot (the order locked) does not see the row o inserts: earlier events only
+    NOT EXISTS (
+      SELECT 1 FROM order_outbox WHERE order_id = $1 AND published_at IS NULL AND set_aside_at IS NULL
+    ) AS alone`;
+
+/** What `writeChange` wrote to the outbox: its row, and whether no earlier event of the order is unpublished. */
+export interface Written {
+  outboxId: number | null;
+  traceparent: string | null;
+  /**
+   * every earlier event of the order is on the bus (or set aside): the new one may be published at
+   * once after the commit without overtaking one (outbox/relay.ts `publishNow`)
+   */
+  alone: boolean;
+}
+const written = (rows: { outbox_id: string | null; alone: boolean }[], traceparent: string | null): Written => ({
+  outboxId: rows[0]?.outbox_id == null ? null : Number(rows[0].outbox_id),
+  traceparent,
+  alone: rows[0]?.alone === true,
+});
 
 /**
  * The whole change in one statement (data-modifying CTEs always run): the order row (inserted or
  * updated), its history row, and its outbox row + NOTIFY when there is an event.
  */
-export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
+export async function writeChange(c: PoolClient, r: ChangeRow): Promise<Written> {
   const e = r.event;
+  // the action's trace (sampled only): the relay publishes the event into it
+  const traceparent = currentTraceparent();
   const values: unknown[] = [
     r.orderId,
     r.to,
@@ -179,14 +203,14 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
     r.detail,
     r.notify,
     r.document,
-    // the action's trace (sampled only): the relay publishes the event into it
-    currentTraceparent(),
+    traceparent,
     // a panel click: the signed-in merchant user (id and e-mail as the panel signed them)
     r.actor.kind === 'PANEL' ? (r.actor.userId ?? null) : null,
     r.actor.kind === 'PANEL' ? (r.actor.email ?? null) : null,
   ];
+  type Out = { outbox_id: string | null; alone: boolean };
   if (r.create) {
-    await c.query({
+    const { rows } = await c.query<Out>({
       name: 'orders.create',
       text: `WITH u AS (
           INSERT INTO orders (id, merchant_id, type, channel, situation, created_at, updated_at, event_seq, document,
@@ -204,9 +228,9 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
         r.create.confirmTimeoutSeconds,
       ],
     });
-    return;
+    return written(rows, traceparent);
   }
-  await c.query({
+  const { rows } = await c.query<Out>({
     name: 'orders.change',
     text: `WITH u AS (
         UPDATE orders SET situation = $2, updated_at = $3, event_seq = event_seq + $4,
@@ -229,6 +253,7 @@ export async function writeChange(c: PoolClient, r: ChangeRow): Promise<void> {
       r.cancellationRequest ? JSON.stringify(r.cancellationRequest) : null,
     ],
   });
+  return written(rows, traceparent);
 }
 
 /** Drops the order's entries of `trigger` older than its newest `keep` (ids grow with time). */

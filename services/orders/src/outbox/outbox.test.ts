@@ -84,6 +84,69 @@ describe('orders outbox: poison rows and pruning', () => {
     expect(eventsOf(after, next.id).length).toBe(1);
   });
 
+  const relayStats = () => (stack.services.orders as OrdersHandle).relay.stats();
+  const publishedAt = async (eventId: string) => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const { rows } = await db.query<{ p: Date | null }>(
+        'SELECT published_at AS p FROM order_outbox WHERE event_id = $1',
+        [eventId],
+      );
+      if (rows[0]?.p || Date.now() > deadline) return rows[0]?.p ?? null;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it('an event whose order has nothing unpublished goes out at once, once, and is marked', async () => {
+    const { merchantId } = await createMerchant(stack);
+    const before = relayStats().publishedAtOnce;
+    const order = await createOrder(stack, merchantId);
+    const events = await waitForStream(
+      stack.config.NATS_URL,
+      stack.prefix,
+      (e) => eventsOf(e, order.id).length > 0,
+    );
+    const created = eventsOf(events, order.id);
+    expect(created.map((e) => e.message.envelope.eventType)).toEqual(['CREATED']);
+    expect(relayStats().publishedAtOnce).toBe(before + 1);
+    expect(await publishedAt(created[0].message.envelope.eventId)).not.toBeNull();
+  });
+
+  it('an event behind an unpublished one of its order goes through the relay, after it', async () => {
+    const { merchantId } = await createMerchant(stack);
+    const order = await createOrder(stack, merchantId);
+    await waitForStream(stack.config.NATS_URL, stack.prefix, (e) => eventsOf(e, order.id).length > 0);
+    // CREATED unpublished again (a mark lost in a crash), and kept so: its row locked, the relay can
+    // re-publish it but not mark it. The cancel's event must not overtake it.
+    await db.query('UPDATE order_outbox SET published_at = NULL WHERE order_id = $1', [order.id]);
+    const locker = new pg.Client({
+      connectionString: stack.config.DATABASE_URL,
+      options: '-c search_path=orders',
+    });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT id FROM order_outbox WHERE order_id = $1 FOR UPDATE', [order.id]);
+      const before = relayStats().publishedAtOnce;
+      const c = await stack.admin('POST', `/admin/v1/orders/${order.id}/cancel`, { by: 'MERCHANT' });
+      expect(c.status).toBeLessThan(300);
+      const events = await waitForStream(
+        stack.config.NATS_URL,
+        stack.prefix,
+        (e) => eventsOf(e, order.id).length > 1,
+      );
+      // the re-published CREATED was deduplicated by the stream; the cancel's event came after it
+      expect(eventsOf(events, order.id).map((e) => e.message.envelope.eventType)).toEqual([
+        'CREATED',
+        'CANCELLED',
+      ]);
+      expect(relayStats().publishedAtOnce).toBe(before);
+    } finally {
+      await locker.query('COMMIT');
+      await locker.end();
+    }
+  });
+
   it('prunes only published rows older than the retention', async () => {
     const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
     const H = 3_600_000;

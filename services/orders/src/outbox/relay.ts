@@ -18,6 +18,14 @@ import { pruneOutbox, setAside } from '../db/outbox.ts';
  * orders go in parallel. The leader is woken in-process right after a commit (`wake()`), by
  * NOTIFY from other replicas' commits, and by a slow sweep as safety net.
  *
+ * Fast path (`publishNow`): the leader's own write path hands over a committed row whose order had
+ * no unpublished event when it was written (db/orders.ts `alone`, read under the order's lock), and
+ * the row is published at once, without waiting for a round's read: nothing of its order can be
+ * overtaken. The row stays the relay's: a round that reads it while that publish is in flight
+ * waits for it (its order's later rows behind it) and publishes it itself if it failed; once acked,
+ * the next round's statement marks it. A re-publish (a round that read it just before the hand-over,
+ * a crash before the mark) is deduplicated by the stream like any other.
+ *
  * Poison rows: when a row fails to publish while JetStream answers (other rows went through, or the
  * stream answers a probe), its `attempts` grows; at MAX_PUBLISH_ATTEMPTS it is set aside
  * (`set_aside_at`, `last_error`), logged at error level and counted, and the rows behind it go on
@@ -27,6 +35,8 @@ import { pruneOutbox, setAside } from '../db/outbox.ts';
  */
 export interface Relay {
   wake(): void;
+  /** publishes a row committed just now whose order had no unpublished event (see above) */
+  publishNow(row: OutboxRow): void;
   isLeader(): boolean;
   stats(): RelayStats;
   stop(): Promise<void>;
@@ -34,6 +44,8 @@ export interface Relay {
 
 export interface RelayStats {
   published: number;
+  /** of which published at once after their commit (`publishNow`) */
+  publishedAtOnce: number;
   /** publish failures counted against a row (JetStream answering) */
   failures: number;
   setAside: number;
@@ -44,7 +56,7 @@ const BATCH = 500;
 export const MAX_PUBLISH_ATTEMPTS = 5;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-interface OutboxRow {
+export interface OutboxRow {
   id: number;
   order_id: string;
   merchant_id: string;
@@ -85,13 +97,16 @@ export async function startRelay(opts: {
       'ORDER_OUTBOX_RETENTION is shorter than the stream duplicate window: keeping rows for the window',
     );
   const retentionMs = Math.max(opts.retentionMs, duplicateWindowMs);
-  const stats: RelayStats = { published: 0, failures: 0, setAside: 0 };
+  const stats: RelayStats = { published: 0, publishedAtOnce: 0, failures: 0, setAside: 0 };
   const js = jetstream(opts.nc);
   let running = true;
   let leader = false;
   let client: pg.Client | undefined;
   let pendingWake = false;
   let wakeUp: (() => void) | undefined;
+  /** fast-path publishes in flight (row id -> acked) and the acked ones the next round marks */
+  const fast = new Map<number, Promise<boolean>>();
+  let fastDone: number[] = [];
 
   const wake = () => {
     pendingWake = true;
@@ -109,8 +124,33 @@ export async function startRelay(opts: {
       wakeUp = done;
     });
 
+  const publishRow = (r: OutboxRow) => {
+    const subject = opts.names.orderEventSubject(r.merchant_id);
+    return outboxPublish(r, subject, (h) =>
+      js.publish(subject, r.message, { msgID: r.event_id, headers: h(natsHeaders) }),
+    );
+  };
+  const publishNow = (r: OutboxRow) => {
+    const p = publishRow(r).then(
+      () => {
+        stats.published++;
+        stats.publishedAtOnce++;
+        if (leader) fastDone.push(r.id);
+        return true;
+      },
+      // the row is still unpublished: the next round publishes it (and counts a failure there)
+      () => false,
+    );
+    fast.set(r.id, p);
+    void p.then(() => {
+      fast.delete(r.id);
+      wake();
+    });
+  };
+
   const dropClient = async () => {
     leader = false;
+    fastDone = [];
     const c = client;
     client = undefined;
     if (c) await c.end().catch(() => {});
@@ -153,6 +193,8 @@ export async function startRelay(opts: {
     let published: number[] = [];
     for (;;) {
       pendingWake = false;
+      published.push(...fastDone);
+      fastDone = [];
       const { rows } = await c.query<OutboxRow>({
         name: 'outbox_mark_and_next',
         text: MARK_AND_NEXT_SQL,
@@ -172,10 +214,9 @@ export async function startRelay(opts: {
         [...chains.values()].map(async (chain) => {
           for (const r of chain) {
             try {
-              const subject = opts.names.orderEventSubject(r.merchant_id);
-              await outboxPublish(r, subject, (h) =>
-                js.publish(subject, r.message, { msgID: r.event_id, headers: h(natsHeaders) }),
-              );
+              const inFlight = fast.get(r.id);
+              if (inFlight && (await inFlight)) continue; // acked: marked by the next round
+              await publishRow(r);
               done.push(r.id);
             } catch (err) {
               const error = (err as Error).message;
@@ -260,12 +301,14 @@ export async function startRelay(opts: {
 
   return {
     wake,
+    publishNow,
     isLeader: () => leader,
     stats: () => ({ ...stats }),
     async stop() {
       running = false;
       wakeUp?.();
       await loop.catch(() => {});
+      await Promise.all(fast.values());
       await dropClient();
     },
   };
