@@ -23,7 +23,7 @@
 // the generic plans they got while the tables were empty (sequential scans of outbox, events and feed
 // entries on every event) until autovacuum's first analyze, which the bench would otherwise race.
 // `--root <checkout>` runs the services of another checkout (e.g. main) under this bench: run two at
-// once, one with it, to compare code in one machine state. Results: bench/results/orders-latency-*.json.
+// once, one with it, to compare code in one machine state (with one `--rate` for both). Results: bench/results/orders-latency-*.json.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -42,9 +42,10 @@ const o = new Command('bench:orders-latency')
   .option('--seconds <s>', 'seconds of the half-load phase (and of the saturation probe)', '8')
   .option('--fsync <on|off>', "the bench's PostgreSQL fsync", 'on')
   .option('--root <checkout>', 'the checkout whose services run (default: this one)')
+  .option('--rate <n>', 'confirms/s of the half-load phase (default: half the measured saturating rate)')
   .option('--label <name>', 'name of the results file (bench/results/orders-latency-<label>.json)', 'latest')
   .parse()
-  .opts<{ orders: string; seconds: string; fsync: string; root?: string; label: string }>();
+  .opts<{ orders: string; seconds: string; fsync: string; root?: string; rate?: string; label: string }>();
 const log = (m: string) =>
   process.stderr.write(`[orders-latency ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -283,7 +284,8 @@ try {
   );
   const saturating = (next / (Date.now() - t0)) * 1000;
   if (next >= probeIds.length) log('warning: the probe ran out of orders; the saturating rate is a floor');
-  const rate = Math.max(1, Math.round(saturating / 2));
+  // two stacks compared in one run: the same rate for both (each probe sees a different moment)
+  const rate = o.rate ? Number(o.rate) : Math.max(1, Math.round(saturating / 2));
   log(`saturating ~${Math.round(saturating)} confirms/s; half load ${rate}/s for ${seconds} s`);
   await settle(probeIds.slice(0, next));
 
