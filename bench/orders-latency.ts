@@ -166,8 +166,10 @@ try {
     });
   const visible = new Map<string, number>();
   let polling = true;
+  let polls = 0;
   const poller = (async () => {
     while (polling) {
+      polls++;
       const page = await posRequest('GET', '/v1/events:polling?limit=200');
       const events = JSON.parse(page.toString()) as { eventId: string; orderId: string; eventType: string }[];
       const t = wall();
@@ -255,8 +257,9 @@ try {
   const idleIds = await createOrders(idleN);
   await db.query('ANALYZE');
   const quiet = cpuLoad();
+  const polls0 = polls;
   await sleep(2000);
-  const quietCpu = quiet();
+  const quietCpu = { ...quiet(), pollsPerSec: (polls - polls0) / 2 };
   log(`CPU % with the point of sale polling, no confirms: ${JSON.stringify(quietCpu)}`);
   log('idle: one confirm at a time, 20 ms apart');
   const idleLoad = cpuLoad();
