@@ -115,10 +115,13 @@ describe('orders outbox: poison rows and pruning', () => {
   it('an event behind an unpublished one of its order goes through the relay, after it', async () => {
     const { merchantId } = await createMerchant(stack);
     const order = await createOrder(stack, merchantId);
-    await waitForStream(stack.config.NATS_URL, stack.prefix, (e) => eventsOf(e, order.id).length > 0);
-    // CREATED unpublished again (a mark lost in a crash), and kept so: its row locked, the relay can
-    // re-publish it but not mark it. The cancel's event must not overtake it.
-    await db.query('UPDATE order_outbox SET published_at = NULL WHERE order_id = $1', [order.id]);
+    const [created] = eventsOf(
+      await waitForStream(stack.config.NATS_URL, stack.prefix, (e) => eventsOf(e, order.id).length > 0),
+      order.id,
+    );
+    expect(await publishedAt(created.message.envelope.eventId)).not.toBeNull();
+    // CREATED unpublished again (a mark lost in a crash), and kept so: its row locked right after, the
+    // relay can re-publish it but not mark it. The cancel's event must not overtake it.
     const locker = new pg.Client({
       connectionString: stack.config.DATABASE_URL,
       options: '-c search_path=orders',
@@ -126,6 +129,7 @@ describe('orders outbox: poison rows and pruning', () => {
     await locker.connect();
     try {
       await locker.query('BEGIN');
+      await db.query('UPDATE order_outbox SET published_at = NULL WHERE order_id = $1', [order.id]);
       await locker.query('SELECT id FROM order_outbox WHERE order_id = $1 FOR UPDATE', [order.id]);
       const before = relayStats().publishedAtOnce;
       const c = await stack.admin('POST', `/admin/v1/orders/${order.id}/cancel`, { by: 'MERCHANT' });
