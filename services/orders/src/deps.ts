@@ -2,8 +2,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { RpcClient } from '@od/bus';
 import type { Names } from '@od/contracts';
 import type { Pool } from '@od/db';
-import type { OutboxRow } from './outbox/relay.ts';
 import { errors, HttpException } from '@od/errors';
+import type { OutboxRow } from './outbox/relay.ts';
 
 /** What every handler needs. `wake` nudges the outbox relay right after a commit. */
 export interface OrdersDeps {

@@ -172,7 +172,10 @@ export interface Written {
    */
   alone: boolean;
 }
-const written = (rows: { outbox_id: string | null; alone: boolean }[], traceparent: string | null): Written => ({
+const written = (
+  rows: { outbox_id: string | null; alone: boolean }[],
+  traceparent: string | null,
+): Written => ({
   outboxId: rows[0]?.outbox_id == null ? null : Number(rows[0].outbox_id),
   traceparent,
   alone: rows[0]?.alone === true,
