@@ -4,12 +4,15 @@ import type { RpcClient } from '@od/bus';
 import type { Config } from '@od/config';
 import type { Names } from '@od/contracts';
 import type { SecretBox } from '@od/crypto';
+import type { Pool } from '@od/db';
 import type { Logger } from '@od/logger';
 import type { Db } from './db/client.ts';
 
 /** What every auth handler needs. */
 export interface AuthDeps {
   db: Db;
+  /** the pool under `db`: plain SQL where loading Prisma's query compiler is not worth it */
+  pool: Pool;
   kv: KV;
   nc: NatsConnection;
   names: Names;

@@ -8,7 +8,6 @@ import { createDb } from './db/client.ts';
 import { storeOfCredential } from './db/credentials.ts';
 import { resealSecrets } from './db/secrets-at-rest.ts';
 import type { AuthDeps } from './deps.ts';
-import { warmSecrets } from './domain/secrets.ts';
 import { clientSecret } from './handlers/client-secret.ts';
 import { credentialsCreate } from './handlers/credentials-create.ts';
 import { credentialsLifecycle } from './handlers/credentials-lifecycle.ts';
@@ -33,6 +32,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     const box = createSecretBox(parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY));
     const deps: AuthDeps = {
       db,
+      pool: base.pool,
       kv,
       nc: base.nc,
       names: base.names,
@@ -42,9 +42,9 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
       box,
     };
     // completes the key_id migration: rows stored before encryption are sealed under the active key
-    const sealed = await resealSecrets(db, box, 'plaintext');
+    const sealed = await resealSecrets(base.pool, box, 'plaintext');
     if (sealed.resealed || sealed.unreadable.length) base.log.info(sealed, 'plaintext secrets encrypted');
-    await Promise.all([republishAll(db, kv, base.log), warmSecrets()]);
+    await republishAll(base.pool, kv, base.log);
     const list = credentialsByMerchant(deps);
     base.serve(
       RPC.auth,

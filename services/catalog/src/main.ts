@@ -64,7 +64,7 @@ export async function start(config: Config, opts: StartOptions = {}): Promise<Se
     }
   };
   const box = createSecretBox(parseKeyring(config.SECRETS_KEYS, config.SECRETS_ACTIVE_KEY));
-  const sealed = await resealOdApiKeys(db.prisma, box);
+  const sealed = await resealOdApiKeys(db, box);
   if (sealed.resealed || sealed.unreadable.length)
     base.log.info(sealed, 'Open Delivery api keys sealed under the active key');
   // the official document is parsed on the first read of a point of sale (~200 ms, ~8 MB)

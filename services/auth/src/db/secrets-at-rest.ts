@@ -1,5 +1,5 @@
 import type { SecretBox } from '@od/crypto';
-import type { Db } from './client.ts';
+import type { Pool } from '@od/db';
 import { clientSecretContext, webhookSecretContext } from './credentials.ts';
 
 const BATCH = 200;
@@ -32,15 +32,17 @@ const SEALED_COLUMNS: SealedColumn[] = [
  * - `all`: every row not under the active key (`odctl secrets rotate-key`).
  * Each row is updated only if it is still what was read (another replica may be doing the same).
  * A row that does not open (its key is not listed, or it was altered) is skipped and its id reported.
+ * Plain SQL on the pool, not Prisma: run at every start, it would load Prisma's query compiler
+ * (~10 MB resident) into a replica that may never need it.
  */
 export async function resealSecrets(
-  db: Db,
+  pool: Pool,
   box: SecretBox,
   which: 'plaintext' | 'all',
 ): Promise<{ resealed: number; remaining: number; unreadable: string[] }> {
   const out = { resealed: 0, remaining: 0, unreadable: [] as string[] };
   for (const col of SEALED_COLUMNS) {
-    const r = await resealColumn(db, box, which, col);
+    const r = await resealColumn(pool, box, which, col);
     out.resealed += r.resealed;
     out.remaining += r.remaining;
     out.unreadable.push(...r.unreadable);
@@ -49,7 +51,7 @@ export async function resealSecrets(
 }
 
 async function resealColumn(
-  db: Db,
+  pool: Pool,
   box: SecretBox,
   which: 'plaintext' | 'all',
   c: SealedColumn,
@@ -62,14 +64,16 @@ async function resealColumn(
   const unreadable: string[] = [];
   let afterId = '';
   for (;;) {
-    const rows = await db.$queryRawUnsafe<
-      { id: string; client_id: string; value: string; key_id: string | null }[]
-    >(
+    const { rows } = await pool.query<{
+      id: string;
+      client_id: string;
+      value: string;
+      key_id: string | null;
+    }>(
       `SELECT "${c.id}"::text AS id, client_id, "${c.value}" AS value, "${c.keyId}" AS key_id
        FROM "${c.table}" WHERE ${filter} AND "${c.id}"::text > $2::text
        ORDER BY "${c.id}"::text LIMIT ${BATCH}`,
-      active,
-      afterId,
+      [active, afterId],
     );
     if (rows.length === 0) break;
     afterId = rows[rows.length - 1].id;
@@ -82,20 +86,18 @@ async function resealColumn(
         unreadable.push(r.id); // key not listed, or the row was altered: left as is, reported
         continue;
       }
-      resealed += await db.$executeRawUnsafe(
+      const done = await pool.query(
         `UPDATE "${c.table}" SET "${c.value}" = $1, "${c.keyId}" = $2
          WHERE "${c.id}"::text = $3 AND "${c.value}" = $4 AND "${c.keyId}" IS NOT DISTINCT FROM $5`,
-        box.seal(plain, context),
-        box.activeId,
-        r.id,
-        r.value,
-        r.key_id,
+        [box.seal(plain, context), box.activeId, r.id, r.value, r.key_id],
       );
+      resealed += done.rowCount ?? 0;
     }
   }
-  const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM "${c.table}" WHERE ${filter}`,
+  const {
+    rows: [{ n }],
+  } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${c.table}" WHERE ${filter}`, [
     active,
-  );
+  ]);
   return { resealed, remaining: n, unreadable };
 }

@@ -83,12 +83,11 @@ function parse(stored: string): Parsed | undefined {
   return { N, r, p, salt, key };
 }
 
-/** A hash of a random secret nobody knows: unknown clients are checked against it (same cost). */
-let dummy: Promise<string> | undefined;
-const dummyHash = () => {
-  dummy ??= hashSecret(randomBytes(32).toString('base64url'));
-  return dummy;
-};
+/**
+ * What unknown clients are checked against (same cost): random bytes in the place of a hash, which
+ * no secret matches. Not the scrypt of a random secret: computing that at start cost 16 MiB.
+ */
+const DUMMY: Parsed = { ...SCRYPT_PARAMS, salt: randomBytes(16), key: randomBytes(KEYLEN) };
 
 /**
  * Constant-time check of a presented secret against a stored hash. `stored` undefined (unknown
@@ -96,7 +95,7 @@ const dummyHash = () => {
  */
 export async function verifySecret(secret: string, stored: string | undefined): Promise<boolean> {
   const real = stored === undefined ? undefined : parse(stored);
-  const target = real ?? (parse(await dummyHash()) as Parsed);
+  const target = real ?? DUMMY;
   const got = await scrypt(secret.slice(0, 1024), target.salt, target.key.length, {
     N: target.N,
     r: target.r,
@@ -106,8 +105,3 @@ export async function verifySecret(secret: string, stored: string | undefined): 
   const same = got.length === target.key.length && timingSafeEqual(got, target.key);
   return real !== undefined && same;
 }
-
-/** Warms the dummy hash at start so the first unknown-client check costs the same as the others. */
-export const warmSecrets = async (): Promise<void> => {
-  await dummyHash();
-};

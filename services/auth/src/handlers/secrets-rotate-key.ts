@@ -11,7 +11,7 @@ import type { AuthDeps } from '../deps.ts';
  */
 export function secretsRotateKey(deps: AuthDeps): OpHandler<typeof SECRETS_OPS.rotateKey> {
   return async (req) => {
-    const r = await resealSecrets(deps.db, deps.box, 'all');
+    const r = await resealSecrets(deps.pool, deps.box, 'all');
     const log = r.unreadable.length ? deps.log.error.bind(deps.log) : deps.log.info.bind(deps.log);
     log({ ...r, activeKeyId: deps.box.activeId, traceId: req.traceId }, 'secrets at rest re-encrypted');
     return { status: 200, body: { activeKeyId: deps.box.activeId, ...r } };

@@ -125,6 +125,16 @@ export class CatalogDb {
     };
   }
 
+  /** Whether an api key may be sealed under another key than `activeId` (null key ids included). */
+  async anyApiKeyNotUnder(activeId: string): Promise<boolean> {
+    const r = await this.pool.query<{ any: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM od_merchant_source
+         WHERE api_key IS NOT NULL AND api_key_key_id IS DISTINCT FROM $1) AS any`,
+      [activeId],
+    );
+    return r.rows[0].any;
+  }
+
   async load(id: string): Promise<StoreState | null> {
     const row = await this.prisma.merchant.findUnique({ where: { id } });
     return row ? toState(row) : null;

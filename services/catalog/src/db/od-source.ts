@@ -1,5 +1,5 @@
 import type { SecretBox } from '@od/crypto';
-import type { Prisma } from './catalog-db.ts';
+import type { CatalogDb, Prisma } from './catalog-db.ts';
 
 /** Where a store's point of sale serves `GET /v1/merchant`, and its last read (Open Delivery). */
 export interface OdSource {
@@ -104,12 +104,16 @@ export async function markOdRead(
 /**
  * Api keys not under the active key are sealed again (key rotation of SECRETS_KEYS): at start and
  * by `odctl secrets rotate-key`. `unreadable`: stores whose key no longer opens (its key id left
- * SECRETS_KEYS); the store's next onboarding replaces it.
+ * SECRETS_KEYS); the store's next onboarding replaces it. A plain SQL look first: with nothing to
+ * reseal (every start but the first after a rotation) Prisma's query compiler (~10 MB resident)
+ * is not loaded.
  */
 export async function resealOdApiKeys(
-  prisma: Prisma,
+  db: CatalogDb,
   box: SecretBox,
 ): Promise<{ resealed: number; unreadable: string[] }> {
+  if (!(await db.anyApiKeyNotUnder(box.activeId))) return { resealed: 0, unreadable: [] };
+  const { prisma } = db;
   const rows = await prisma.odMerchantSource.findMany({
     where: { apiKey: { not: null }, NOT: { apiKeyKeyId: box.activeId } },
     select: { merchantId: true, apiKey: true },

@@ -10,7 +10,7 @@ import type { HandlerDeps } from './common.ts';
 export function secretsRotateKey(deps: HandlerDeps, log: Logger): OpHandler<typeof CATALOG_OPS.rotateKey> {
   return async (req) => {
     const { box } = deps.od;
-    const r = await resealOdApiKeys(deps.db.prisma, box);
+    const r = await resealOdApiKeys(deps.db, box);
     log.info({ ...r, activeKeyId: box.activeId, traceId: req.traceId }, 'api keys re-encrypted');
     return { status: 200, body: { activeKeyId: box.activeId, ...r } };
   };
