@@ -36,12 +36,25 @@ describe('gateway listeners', () => {
     expect((await res.json()).error).toBe('unauthorized');
   });
 
-  it('serves the OpenAPI document and the docs page', async () => {
-    const doc = await stack.api('/docs/json');
+  it('serves the OpenAPI documents and the docs page (built on their first request, lazy-docs.ts)', async () => {
+    const doc = await stack.api('/docs/json', { headers: { 'x-request-id': 'docs-1' } });
     expect(doc.status).toBe(200);
-    expect((await doc.json()).openapi).toBe('3.1.0');
+    expect(doc.headers.get('x-request-id')).toBe('docs-1');
+    expect(doc.headers.get('content-type')).toMatch(/^application\/json/);
+    const pub = await doc.json();
+    expect(pub.openapi).toBe('3.1.0');
+    expect(Object.keys(pub.paths)).toContain('/v1/events:polling');
+    expect(Object.keys(pub.paths).filter((p) => p.startsWith('/docs'))).toEqual([]);
     const page = await stack.api('/docs/');
     expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const asset = /src="\.\/(static\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect((await stack.api(`/docs/${asset}`)).status).toBe(200);
+    expect((await stack.api('/docs/nope')).status).toBe(404);
+    expect((await stack.api('/docs/json', { method: 'POST' })).status).toBe(404);
+    const admin = await stack.admin('GET', '/admin/v1/openapi.json');
+    expect(admin.status).toBe(200);
+    expect(Object.keys((await admin.json()).paths)).toContain('/admin/v1/health');
   });
 
   it('a request node cannot parse answers 400; to a HEAD request without a body', async () => {

@@ -12,8 +12,8 @@ import { buildPublicApp } from './public-app.ts';
 async function openApiDocuments(config: Config): Promise<{ public: unknown; admin: unknown }> {
   // route registration reads only config, names and log; the rest is used while serving requests
   const ctx = { config, names: names(config.NATS_PREFIX), log: createLogger('openapi', 'silent') };
-  const pub = await buildPublicApp(ctx as GatewayContext);
-  const admin = await buildAdminApp(ctx as GatewayContext);
+  const pub = await buildPublicApp(ctx as GatewayContext, 'inline');
+  const admin = await buildAdminApp(ctx as GatewayContext, 'inline');
   await Promise.all([pub.ready(), admin.ready()]);
   const docs = { public: pub.swagger(), admin: admin.swagger() };
   await Promise.all([pub.close(), admin.close()]);

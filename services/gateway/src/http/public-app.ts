@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyJwt from '@fastify/jwt';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import { BYTES } from '@od/contracts';
 import { errors } from '@od/errors';
 import { sendHsts } from '@od/runtime';
@@ -11,8 +10,8 @@ import { publicRoutes } from '../routes/mod.ts';
 import { refuseControlCharacters } from './control-chars.ts';
 import { registerCors } from './cors.ts';
 import { installErrorHandling, sendError } from './errors.ts';
+import { docsApp, serveDocs } from './lazy-docs.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
-import { registerOpenApi } from './openapi.ts';
 import { instrumentHttp } from './telemetry.ts';
 
 /** verified bearer tokens kept (each until its expiry): one per active credential is plenty */
@@ -86,8 +85,12 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
   return app as unknown as ZodApp;
 }
 
-/** The public listener: SPEC routes, OpenAPI document and docs page. */
-export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
+/**
+ * The public listener: SPEC routes, OpenAPI document and docs page. `docs`: `lazy` (the listener)
+ * answers the docs routes from an `inline` app built on their first request (lazy-docs.ts);
+ * `inline` registers @fastify/swagger and swagger-ui on this app.
+ */
+export async function buildPublicApp(ctx: GatewayContext, docs: 'lazy' | 'inline' = 'lazy'): Promise<ZodApp> {
   const app = baseApp(ctx, 'public', BYTES.publicBody);
   sendHsts(app, ctx.config);
   await registerCors(app as unknown as FastifyInstance, ctx);
@@ -98,8 +101,17 @@ export async function buildPublicApp(ctx: GatewayContext): Promise<ZodApp> {
     secret: ctx.config.JWT_SECRET,
     verify: { algorithms: ['HS256'], requiredClaims: ['exp'], cache: BEARER_CACHE_SIZE },
   });
-  await registerOpenApi(app as unknown as FastifyInstance, 'public', ctx.config.PUBLIC_BASE_URL);
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  if (docs === 'inline')
+    await (await import('./docs.ts')).registerDocs(
+      app as unknown as FastifyInstance,
+      'public',
+      ctx.config.PUBLIC_BASE_URL,
+    );
+  else
+    serveDocs(
+      app as unknown as FastifyInstance,
+      docsApp(async () => (await buildPublicApp(ctx, 'inline')) as unknown as FastifyInstance),
+    );
   for (const register of publicRoutes) register(app, ctx);
   return app;
 }
