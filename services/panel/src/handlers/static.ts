@@ -8,9 +8,9 @@ import type { PanelContext, PanelRoutes } from '../context.ts';
 interface Asset {
   type: string;
   raw: Buffer;
-  br: Buffer;
-  gzip: Buffer;
   hash: string;
+  /** compressed on first request: brotli at quality 11 takes ~10 MB of buffers, which glibc keeps */
+  encoded(encoding: 'br' | 'gzip'): Buffer;
 }
 
 const TYPES: Record<string, string> = {
@@ -21,12 +21,13 @@ const TYPES: Record<string, string> = {
 function load(file: string): Asset | null {
   if (!existsSync(file)) return null;
   const raw = readFileSync(file);
+  const encoded: Partial<Record<'br' | 'gzip', Buffer>> = {};
   return {
     type: TYPES[path.extname(file)] ?? 'application/octet-stream',
     raw,
-    br: brotliCompressSync(raw),
-    gzip: gzipSync(raw, { level: 9 }),
     hash: createHash('sha256').update(raw).digest('hex').slice(0, 12),
+    encoded: (encoding) =>
+      (encoded[encoding] ??= encoding === 'br' ? brotliCompressSync(raw) : gzipSync(raw, { level: 9 })),
   };
 }
 
@@ -94,8 +95,8 @@ export function staticRoutes(webDir: string): PanelRoutes {
       const accept = String(request.headers['accept-encoding'] ?? '');
       reply.type(a.type).header('Vary', 'Accept-Encoding');
       reply.header('Cache-Control', dev ? 'no-cache' : 'public, max-age=31536000, immutable');
-      if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').send(a.br);
-      if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').send(a.gzip);
+      if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').send(a.encoded('br'));
+      if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').send(a.encoded('gzip'));
       return reply.send(a.raw);
     };
     app.get<{ Params: { name: string } }>('/panel/assets/:name', sendAsset);
