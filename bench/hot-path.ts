@@ -56,6 +56,10 @@ const o = new Command('bench:hot-path')
     '--baseline <dir>',
     'also run a stack from this checkout (e.g. main), figure by figure beside this one',
   )
+  .option(
+    '--env <K=V,...>',
+    "extra environment of this stack's services only (e.g. MALLOC_TRIM_THRESHOLD_=131072): with --baseline . an A/B of process settings",
+  )
   .option('--out <file>', 'JSON results', path.join(RESULTS_DIR, 'hot-path.json'))
   .parse()
   .opts<{
@@ -71,6 +75,7 @@ const o = new Command('bench:hot-path')
     openResponses?: boolean;
     baseline?: string;
     nodeOptions?: string;
+    env?: string;
     out: string;
   }>();
 const log = (m: string) =>
@@ -101,6 +106,12 @@ const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
 process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
 const bare = await startBare();
+const thisEnv = Object.fromEntries(
+  (o.env ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 const stackEnv = {
   // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
   RATE_LIMIT_ENABLED: 'false',
@@ -131,7 +142,7 @@ try {
       prefix: 'hotpath',
       log,
       openResponses: o.openResponses,
-      env: stackEnv,
+      env: { ...stackEnv, ...thisEnv },
     }),
   });
   if (o.baseline)
@@ -286,6 +297,10 @@ try {
   memory.idleAnonMb = rssOf(stacks[0].stack, 'anonMb');
   log(`idle RSS MB: ${JSON.stringify(memory.idleRssMb)}`);
   log(`  of it anonymous (the rest: node's file-backed pages): ${JSON.stringify(memory.idleAnonMb)}`);
+  for (const s of stacks.slice(1)) {
+    memory[`${s.name}IdleRssMb`] = rssOf(s.stack);
+    log(`[${s.name}] idle RSS MB: ${JSON.stringify(rssOf(s.stack))}, anonymous ${JSON.stringify(rssOf(s.stack, 'anonMb'))}`);
+  }
   const prepared = [];
   notePids();
   for (const s of stacks) prepared.push({ ...s, figures: await prepare(s.stack) });
@@ -320,17 +335,27 @@ try {
       }
     }
   }
-  const gw = stacks[0].stack.procs.get('gateway')!.pid;
-  memory.gatewayPeakUnderLoadMb = rss(gw)?.hwmMb;
+  const gws = stacks.map((s) => ({ name: s.name, pid: s.stack.procs.get('gateway')!.pid }));
+  const peaks = gws.map((g) => rss(g.pid)?.hwmMb);
+  // every process's peak since its start (the gateway's over both of its runs): the k8s requests
+  memory.peakRssMb = stacks[0].stack.peakRss();
+  log(`peak RSS MB (VmHWM, start and load): ${JSON.stringify(memory.peakRssMb)}`);
   // two idle-collection periods: the first still saw the load
   const afterMs = 2 * IDLE_GC_EVERY_MS + 5000;
   await sleep(afterMs);
-  memory.gatewayAfterLoadMb = rss(gw)?.rssMb;
-  memory.gatewayAfterLoadAnonMb = rss(gw)?.anonMb;
-  log(
-    `gateway RSS: peak under load ${memory.gatewayPeakUnderLoadMb} MB, ${afterMs / 1000} s after ${memory.gatewayAfterLoadMb} MB ` +
-      `(anonymous ${memory.gatewayAfterLoadAnonMb})`,
-  );
+  for (const [i, g] of gws.entries()) {
+    const after = rss(g.pid);
+    const key = i === 0 ? 'gateway' : `${g.name}Gateway`;
+    Object.assign(memory, {
+      [`${key}PeakUnderLoadMb`]: peaks[i],
+      [`${key}AfterLoadMb`]: after?.rssMb,
+      [`${key}AfterLoadAnonMb`]: after?.anonMb,
+    });
+    log(
+      `${stacks.length > 1 ? `[${g.name}] ` : ''}gateway RSS: peak under load ${peaks[i]} MB, ${afterMs / 1000} s after ` +
+        `${after?.rssMb} MB (anonymous ${after?.anonMb})`,
+    );
+  }
   if (stacks.length > 1) {
     // per figure and stack, the lowest total over the rounds (the machine's noise only adds)
     for (const f of prepared[0].figures)
