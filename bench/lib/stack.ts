@@ -27,19 +27,26 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
+/** How a checkout runs a service process: its scripts/services.ts NODE_FLAGS and PROCESS_ENV. */
+export interface ProcessSettings {
+  flags: readonly string[];
+  env: Readonly<Record<string, string>>;
+}
+
 export function spawnNode(
   name: string,
   script: string,
   env: Record<string, string | undefined>,
   logName = name,
+  settings: ProcessSettings = { flags: NODE_FLAGS, env: PROCESS_ENV },
 ): Proc {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const logFile = path.join(RESULTS_DIR, `${logName}.log`);
   const out = createWriteStream(logFile);
   // the node flags and environment of the images (deploy/Dockerfile)
-  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
+  const child = spawn(process.execPath, [...settings.flags, script], {
     cwd: ROOT,
-    env: { ...PROCESS_ENV, ...env },
+    env: { ...settings.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(out);
@@ -148,6 +155,14 @@ export async function startProcessStack(opts: {
   besideAnother?: boolean;
 }): Promise<ProcessStack> {
   const root = opts.root ?? ROOT;
+  // another checkout (--baseline) runs its services with its own flags and environment
+  const own = opts.root
+    ? ((await import(path.join(root, 'scripts', 'services.ts'))) as {
+        NODE_FLAGS: readonly string[];
+        PROCESS_ENV: Record<string, string>;
+      })
+    : { NODE_FLAGS, PROCESS_ENV };
+  const settings: ProcessSettings = { flags: own.NODE_FLAGS, env: own.PROCESS_ENV };
   const logName = (s: string) => (opts.root || opts.besideAnother ? `${opts.prefix}-${s}` : s);
   const baseDb = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   // the bus as `pnpm start` and production run it: a nats-server of its own with one identity per
@@ -259,10 +274,16 @@ export async function startProcessStack(opts: {
   try {
     // services in parallel (each applies its own migrations under an advisory lock), gateway last
     for (const s of SERVICES.filter((x) => x !== 'gateway'))
-      procs.set(s, spawnNode(s, script(s), { ...env, ...serviceEnv(s) }, logName(s)));
+      procs.set(s, spawnNode(s, script(s), { ...env, ...serviceEnv(s) }, logName(s), settings));
     procs.set(
       'gateway',
-      spawnNode('gateway', script('gateway'), { ...env, ...serviceEnv('gateway') }, logName('gateway')),
+      spawnNode(
+        'gateway',
+        script('gateway'),
+        { ...env, ...serviceEnv('gateway') },
+        logName('gateway'),
+        settings,
+      ),
     );
     await waitHealthy();
   } catch (e) {
@@ -308,6 +329,7 @@ export async function startProcessStack(opts: {
           script('gateway'),
           { ...env, ...serviceEnv('gateway'), ...extraEnv },
           logName('gateway'),
+          settings,
         ),
       );
       await waitHealthy();
