@@ -299,7 +299,9 @@ try {
   log(`  of it anonymous (the rest: node's file-backed pages): ${JSON.stringify(memory.idleAnonMb)}`);
   for (const s of stacks.slice(1)) {
     memory[`${s.name}IdleRssMb`] = rssOf(s.stack);
-    log(`[${s.name}] idle RSS MB: ${JSON.stringify(rssOf(s.stack))}, anonymous ${JSON.stringify(rssOf(s.stack, 'anonMb'))}`);
+    log(
+      `[${s.name}] idle RSS MB: ${JSON.stringify(rssOf(s.stack))}, anonymous ${JSON.stringify(rssOf(s.stack, 'anonMb'))}`,
+    );
   }
   const prepared = [];
   notePids();
