@@ -7,6 +7,7 @@ import {
   nuid,
   type Subscription,
 } from '@nats-io/transport-node';
+import { publishSoon } from './coalesce.ts';
 
 /**
  * Request/reply over one wildcard subscription per connection, without nats.js's `request()`: that
@@ -131,12 +132,15 @@ function createReplyMux(nc: NatsConnection): ReplyMux {
       return new Promise<Msg>((resolve, reject) => {
         pending.set(token, { subject, deadline: Date.now() + timeoutMs, resolve, reject });
         timer ??= setInterval(sweep, SWEEP_MS).unref();
-        try {
-          nc.publish(subject, payload, { reply: base + token, headers });
-        } catch (e) {
-          pending.delete(token);
-          reject(e as Error);
-        }
+        // with the other publishes of this turn: one socket write (coalesce.ts)
+        publishSoon(nc, () => {
+          try {
+            nc.publish(subject, payload, { reply: base + token, headers });
+          } catch (e) {
+            pending.delete(token);
+            reject(e as Error);
+          }
+        });
       });
     },
   };

@@ -28,6 +28,7 @@ import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '
 import type { Logger } from '@od/logger';
 import { rpcClientCall, rpcServerCall } from '@od/telemetry';
 import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller.ts';
+import { publishSoon } from './coalesce.ts';
 import { replyMux } from './reply-mux.ts';
 import { credentialRefusal, merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
 
@@ -256,8 +257,9 @@ async function handle<O extends OpSpec>(
 }
 
 /**
- * Sends the answer. A body that would exceed the connection's max_payload is replaced by a 500
- * "reply too large" (logged once, counted); any error while sending is logged, never thrown.
+ * Sends the answer, with the other publishes of this turn (coalesce.ts). A body that would exceed
+ * the connection's max_payload is replaced by a 500 "reply too large" (logged once, counted); any
+ * error while sending is logged, never thrown.
  */
 function respond(
   nc: NatsConnection,
@@ -267,7 +269,17 @@ function respond(
   subject: string,
   log: Logger,
 ): void {
-  if (!msg.reply) return;
+  if (msg.reply) publishSoon(nc, () => sendReply(nc, msg, result, traceId, subject, log));
+}
+
+function sendReply(
+  nc: NatsConnection,
+  msg: Msg,
+  result: RpcResult,
+  traceId: string,
+  subject: string,
+  log: Logger,
+): void {
   try {
     const rh = replyHeadersOf(result);
     let h = rh.h;
