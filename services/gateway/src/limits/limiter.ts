@@ -5,6 +5,7 @@ import type { Redis, Result } from 'ioredis';
 import { createLocalWindow } from './local-window.ts';
 import type { Policy } from './policy.ts';
 import { SLIDING_LOG_LUA } from './sliding-log.ts';
+import { writeWithTurn } from './write-per-turn.ts';
 
 /**
  * Rate limits of SPEC's Limits table, exact across any number of gateway replicas.
@@ -129,6 +130,7 @@ export function createLimiter(redis: Redis, prefix: string, enabled: boolean, lo
   async function check(policy: Policy, id: string): Promise<LimitDecision> {
     let timer: NodeJS.Timeout | undefined;
     try {
+      writeWithTurn(redis);
       const r = await Promise.race([
         redis.odSlidingLog(key(policy, id), policy.limit, policy.windowSeconds * 1000),
         new Promise<never>((_, reject) => {
