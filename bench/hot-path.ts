@@ -34,7 +34,11 @@ const o = new Command('bench:hot-path')
   .option('--connections <n>', 'autocannon connections', '20')
   .option('--rounds <n>', 'rounds of the three figures (the machine is noisy: take the lowest)', '2')
   .option('--limits <on|off>', 'rate limiter', 'on')
-  .option('--credentials <n>', 'credentials cycled by each figure (the empty poll: three times as many)', '200')
+  .option(
+    '--credentials <n>',
+    'credentials cycled by each figure (the empty poll: three times as many)',
+    '200',
+  )
   .option(
     '--node-options <s>',
     'NODE_OPTIONS of every service (only what node allows there: --trace-gc is refused, exit 9)',

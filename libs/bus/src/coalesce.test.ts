@@ -47,12 +47,15 @@ describe('publishSoon (real NATS)', () => {
   it('the publishes of one turn reach nats-server in one socket write', async () => {
     const subject = `coalesce${process.pid}.${Date.now()}`;
     const got: number[] = [];
-    nc.subscribe(subject, { callback: (_e, m) => {
+    nc.subscribe(subject, {
+      callback: (_e, m) => {
         got.push(m.data[0]);
-      }, });
+      },
+    });
     await nc.flush();
-    const socket = (nc as unknown as { protocol: { transport: { socket: { write: (...a: unknown[]) => boolean } } } })
-      .protocol.transport.socket;
+    const socket = (
+      nc as unknown as { protocol: { transport: { socket: { write: (...a: unknown[]) => boolean } } } }
+    ).protocol.transport.socket;
     const write = socket.write;
     let writes = 0;
     socket.write = (...a: unknown[]) => {
