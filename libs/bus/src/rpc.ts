@@ -269,45 +269,37 @@ function respond(
   subject: string,
   log: Logger,
 ): void {
-  if (msg.reply) publishSoon(nc, () => sendReply(nc, msg, result, traceId, subject, log));
-}
-
-function sendReply(
-  nc: NatsConnection,
-  msg: Msg,
-  result: RpcResult,
-  traceId: string,
-  subject: string,
-  log: Logger,
-): void {
-  try {
-    const rh = replyHeadersOf(result);
-    let h = rh.h;
-    let data = encodeBody(result.body);
-    const max = maxPayload(nc);
-    if (data.length + (rh.length < 0 ? headersLength(h) : rh.length) > max) {
-      busCounters.replyTooLarge++;
-      log.error(
-        { subject, traceId, bytes: data.length, max },
-        'rpc reply too large: answered 500 reply too large',
-      );
-      const e = errors.replyTooLarge(traceId, max);
-      h = replyHeaders(e);
-      data = encodeBody(e.body);
-      msg.respond(data, { headers: natsHeadersOf(h) });
-      return;
-    }
-    msg.respond(data, { headers: rh.nats ?? natsHeadersOf(h) });
-  } catch (e) {
-    busCounters.replyFailed++;
-    log.error({ err: e, subject, traceId }, 'rpc reply failed');
+  if (!msg.reply) return;
+  publishSoon(nc, () => {
     try {
-      const ie = errors.internal(traceId);
-      msg.respond(encodeBody(ie.body), { headers: natsHeadersOf(replyHeaders(ie)) });
-    } catch {
-      // the connection is gone: the caller times out, the process keeps serving
+      const rh = replyHeadersOf(result);
+      let h = rh.h;
+      let data = encodeBody(result.body);
+      const max = maxPayload(nc);
+      if (data.length + (rh.length < 0 ? headersLength(h) : rh.length) > max) {
+        busCounters.replyTooLarge++;
+        log.error(
+          { subject, traceId, bytes: data.length, max },
+          'rpc reply too large: answered 500 reply too large',
+        );
+        const e = errors.replyTooLarge(traceId, max);
+        h = replyHeaders(e);
+        data = encodeBody(e.body);
+        msg.respond(data, { headers: natsHeadersOf(h) });
+        return;
+      }
+      msg.respond(data, { headers: rh.nats ?? natsHeadersOf(h) });
+    } catch (e) {
+      busCounters.replyFailed++;
+      log.error({ err: e, subject, traceId }, 'rpc reply failed');
+      try {
+        const ie = errors.internal(traceId);
+        msg.respond(encodeBody(ie.body), { headers: natsHeadersOf(replyHeaders(ie)) });
+      } catch {
+        // the connection is gone: the caller times out, the process keeps serving
+      }
     }
-  }
+  });
 }
 
 export interface RpcReply {
