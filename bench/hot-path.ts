@@ -1,4 +1,4 @@
-// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--rate n] [--prof] [--tracing | --tracing-ab]`
+// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--rate n] [--prof] [--tracing | --tracing-ab] [--tracing-ratio p]`
 // CPU µs per request of every process of the stack (gateway, feed/orders, nats-server, PostgreSQL,
 // Redis) on the three requests a platform pays for most: the empty poll, a poll answering 10 events
 // and GET order, beside bare fastify in the same run. Its own PostgreSQL and Redis on spare ports
@@ -47,7 +47,12 @@ const o = new Command('bench:hot-path')
     '--open-responses',
     'measurement only: nats-server without allow_responses (any inbox open to every identity); with --baseline, on this stack only',
   )
-  .option('--tracing', 'services export traces (OTLP/HTTP to a local sink) with 10% sampling')
+  .option('--tracing', 'services export traces (OTLP/HTTP to a local sink), 10% sampled (--tracing-ratio)')
+  .option(
+    '--tracing-ratio <p>',
+    "sampling ratio of --tracing/--tracing-ab (0: the SDK loaded, no span: what its presence costs; none: no tracing at all, the two stacks' own difference)",
+    '0.1',
+  )
   .option(
     '--tracing-ab',
     'also run this checkout with tracing on (as --tracing), figure by figure beside this one: on/off in one run',
@@ -77,6 +82,7 @@ const o = new Command('bench:hot-path')
     rate?: string;
     tracing?: boolean;
     tracingAb?: boolean;
+    tracingRatio: string;
     openResponses?: boolean;
     baseline?: string;
     nodeOptions?: string;
@@ -104,7 +110,8 @@ const otelEnv: Record<string, string> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
   OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-  OTEL_TRACES_SAMPLER_ARG: '0.1',
+  OTEL_TRACES_SAMPLER_ARG: o.tracingRatio,
+  ...(o.tracingRatio === 'none' ? { OTEL_SDK_DISABLED: 'true' } : {}),
 };
 const tracingEnv = o.tracing ? otelEnv : {};
 const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
