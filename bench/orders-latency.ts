@@ -24,7 +24,8 @@
 // entries on every event) until autovacuum's first analyze, which the bench would otherwise race.
 // `--root <checkout>` runs the services of another checkout (e.g. main) under this bench: run two at
 // once, one with it, to compare code in one machine state (with one `--rate` for both). Results: bench/results/orders-latency-*.json.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -32,6 +33,7 @@ import { names } from '@od/contracts';
 import { Command } from 'commander';
 import pg from 'pg';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
+import { gcOfPhase, readGcTraces } from './lib/gc-report.ts';
 import { cpuSnapshot, type ProcessGroups, processTree } from './lib/cpu.ts';
 import { okJson, pollingCredential } from './lib/credential.ts';
 import { pidOf } from './lib/proc.ts';
@@ -43,9 +45,18 @@ const o = new Command('bench:orders-latency')
   .option('--fsync <on|off>', "the bench's PostgreSQL fsync", 'on')
   .option('--root <checkout>', 'the checkout whose services run (default: this one)')
   .option('--rate <n>', 'confirms/s of the half-load phase (default: half the measured saturating rate)')
+  .option('--gc', 'record every collection of every service (bench/lib/gc-trace.mjs) and report those on the path')
   .option('--label <name>', 'name of the results file (bench/results/orders-latency-<label>.json)', 'latest')
   .parse()
-  .opts<{ orders: string; seconds: string; fsync: string; root?: string; rate?: string; label: string }>();
+  .opts<{
+    orders: string;
+    seconds: string;
+    fsync: string;
+    root?: string;
+    rate?: string;
+    gc?: boolean;
+    label: string;
+  }>();
 const log = (m: string) =>
   process.stderr.write(`[orders-latency ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -62,9 +73,11 @@ const [pgServer, redis] = await Promise.all([
 ]);
 process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
+const gcDir = o.gc ? mkdtempSync(path.join(os.tmpdir(), 'od-bench-gc-')) : undefined;
 const stack = await startProcessStack({
   prefix: 'latency',
   log,
+  ...(gcDir ? { gcTraceDir: gcDir } : {}),
   ...(o.root ? { root: path.resolve(o.root) } : {}),
 });
 const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -242,7 +255,14 @@ try {
       seg.poll.push(v - a);
       seg.total.push(v - s);
     }
+    const gc = gcDir
+      ? gcOfPhase(
+          readGcTraces(gcDir, stack.procs.keys()),
+          ids.map((id) => ({ id, from: sent.get(id) ?? NaN, to: visible.get(id) ?? NaN })),
+        )
+      : undefined;
     return {
+      ...(gc ? { gc } : {}),
       confirms: ids.length,
       visible: ids.filter((id) => visible.has(id)).length,
       ...(Object.fromEntries(
@@ -271,6 +291,7 @@ try {
   await settle(idleIds);
   const idle = { ...(await segments(idleIds)), cpuPct: idleCpu };
   log(`idle: ${JSON.stringify(idle.total)}`);
+  if (idle.gc) log(`idle collections: ${JSON.stringify(idle.gc)}`);
 
   // saturation: 8 clients confirm back to back for `seconds`
   log('measuring the saturating confirm rate');
@@ -332,4 +353,5 @@ try {
   await db.end().catch(() => {});
   await stack.stop();
   await Promise.all([pgServer.destroy(), redis.destroy()]);
+  if (gcDir) rmSync(gcDir, { recursive: true, force: true });
 }

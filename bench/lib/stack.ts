@@ -153,6 +153,11 @@ export async function startProcessStack(opts: {
   root?: string;
   /** a second stack of this checkout beside the first (bench:hot-path --tracing-ab): logs `<prefix>-<service>.log` */
   besideAnother?: boolean;
+  /**
+   * measurement only: every collection of every service appended to `<dir>/<service>.gc.jsonl`
+   * (bench/lib/gc-trace.mjs, loaded with `--import`, so it works for another checkout's services)
+   */
+  gcTraceDir?: string;
 }): Promise<ProcessStack> {
   const root = opts.root ?? ROOT;
   // another checkout (--baseline) runs its services with its own flags and environment
@@ -235,6 +240,11 @@ export async function startProcessStack(opts: {
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   const procs = new Map<string, Proc>();
   const script = (s: string) => path.join(root, 'services', s, 'bin.mjs');
+  const gcDir = opts.gcTraceDir;
+  const gcFlags = gcDir ? ['--import', path.join(ROOT, 'bench', 'lib', 'gc-trace.mjs')] : [];
+  const gcEnv = (s: string): Record<string, string> =>
+    gcDir ? { OD_BENCH_GC_FILE: path.join(gcDir, `${s}.gc.jsonl`) } : {};
+  const run: ProcessSettings = { flags: [...settings.flags, ...gcFlags], env: settings.env };
   // production runs the bundles (NODE_ENV=production makes bin.mjs load dist/main.mjs)
   execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build.ts')], {
     stdio: 'ignore',
@@ -274,15 +284,15 @@ export async function startProcessStack(opts: {
   try {
     // services in parallel (each applies its own migrations under an advisory lock), gateway last
     for (const s of SERVICES.filter((x) => x !== 'gateway'))
-      procs.set(s, spawnNode(s, script(s), { ...env, ...serviceEnv(s) }, logName(s), settings));
+      procs.set(s, spawnNode(s, script(s), { ...env, ...serviceEnv(s), ...gcEnv(s) }, logName(s), run));
     procs.set(
       'gateway',
       spawnNode(
         'gateway',
         script('gateway'),
-        { ...env, ...serviceEnv('gateway') },
+        { ...env, ...serviceEnv('gateway'), ...gcEnv('gateway') },
         logName('gateway'),
-        settings,
+        run,
       ),
     );
     await waitHealthy();
