@@ -25,17 +25,17 @@
 // `--root <checkout>` runs the services of another checkout (e.g. main) under this bench: run two at
 // once, one with it, to compare code in one machine state (with one `--rate` for both). Results: bench/results/orders-latency-*.json.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { names } from '@od/contracts';
 import { Command } from 'commander';
 import pg from 'pg';
 import { ownPostgres, ownRedis } from '../scripts/chaos/servers.ts';
-import { gcOfPhase, readGcTraces } from './lib/gc-report.ts';
 import { cpuSnapshot, type ProcessGroups, processTree } from './lib/cpu.ts';
 import { okJson, pollingCredential } from './lib/credential.ts';
+import { gcOfPhase, readGcTraces } from './lib/gc-report.ts';
 import { pidOf } from './lib/proc.ts';
 import { RESULTS_DIR, startProcessStack } from './lib/stack.ts';
 
@@ -45,7 +45,10 @@ const o = new Command('bench:orders-latency')
   .option('--fsync <on|off>', "the bench's PostgreSQL fsync", 'on')
   .option('--root <checkout>', 'the checkout whose services run (default: this one)')
   .option('--rate <n>', 'confirms/s of the half-load phase (default: half the measured saturating rate)')
-  .option('--gc', 'record every collection of every service (bench/lib/gc-trace.mjs) and report those on the path')
+  .option(
+    '--gc',
+    'record every collection of every service (bench/lib/gc-trace.mjs) and report those on the path',
+  )
   .option('--label <name>', 'name of the results file (bench/results/orders-latency-<label>.json)', 'latest')
   .parse()
   .opts<{
@@ -347,6 +350,14 @@ try {
     2,
   );
   writeFileSync(path.join(RESULTS_DIR, `orders-latency-${o.label}.json`), `${result}\n`);
+  if (gcDir) {
+    // the idle collections (gc() calls) of the whole run, start included: when and how long
+    const forced = readGcTraces(gcDir, stack.procs.keys()).filter((g) => g.forced);
+    const t0 = Math.min(...[...sent.values()]);
+    log(
+      `forced collections, s from the first confirm: ${forced.map((g) => `${g.proc} ${((g.start - t0) / 1000).toFixed(1)} s ${g.ms.toFixed(1)} ms`).join(', ')}`,
+    );
+  }
   console.log(result);
 } finally {
   await Promise.all(buses.map((nc) => nc.close().catch(() => {})));
