@@ -122,6 +122,90 @@ describe("event feed: an order's events are served in the order's own order", ()
     expect((await poll(stack, token)).map((e) => e.eventId)).toEqual([a1, b1, a2, a3].map((e) => e.eventId));
   });
 
+  const eventOf = (merchantId: string, orderId: string, orderSeq: number, base: number) => {
+    const e = {
+      eventId: randomUUID(),
+      eventType: 'CONFIRMED',
+      orderId,
+      merchantId,
+      createdAt: at(base, orderSeq),
+    };
+    return { ...e, channel: 'DIGITAL_MENU' as const, orderSeq, envelopeText: JSON.stringify(e) };
+  };
+
+  it('stores a batch in one round trip once its connection has the statement prepared', async () => {
+    const { merchantId } = await issueTestToken(stack, reader());
+    const base = Date.now() - 60_000;
+    const o = randomUUID();
+    await storeEvents(pool, [eventOf(merchantId, o, 1, base)]); // prepares on the connection(s) it gets
+    await storeEvents(pool, [eventOf(merchantId, o, 2, base)]);
+    const sent: string[] = [];
+    const counting = {
+      connect: async () => {
+        const c = await pool.connect();
+        const { query, release } = c;
+        c.query = ((...args: Parameters<typeof query>) => {
+          sent.push(String(args[0]));
+          return query.apply(c, args);
+        }) as typeof c.query;
+        c.release = () => {
+          c.query = query;
+          c.release = release;
+          release.call(c);
+        };
+        return c;
+      },
+    } as unknown as Pool;
+    // a quote and a backslash in the envelope travel as literals, unchanged
+    const odd = { ...eventOf(merchantId, o, 3, base), envelopeText: `{"note":"it's \\ fine"}` };
+    const other = eventOf(merchantId, randomUUID(), 1, base);
+    sent.length = 0;
+    expect(await storeEvents(counting, [odd, other, eventOf(merchantId, o, 4, base)])).toBeGreaterThan(0);
+    expect(sent.filter((q) => !q.startsWith('PREPARE'))).toHaveLength(1);
+    const stored = await pool.query<{ envelope: string; held: boolean }>(
+      'SELECT envelope, held_since IS NOT NULL AS held FROM events WHERE event_id = $1',
+      [odd.eventId],
+    );
+    expect(stored.rows).toEqual([{ envelope: odd.envelopeText, held: false }]);
+  });
+
+  it('never holds an event whose predecessor another connection stores at the same moment', async () => {
+    // the store's lock is taken before the statement reads: the later store sees the earlier one
+    const { merchantId } = await issueTestToken(stack, reader());
+    const base = Date.now() - 60_000;
+    const other = createPool(stack.config.DATABASE_URL, 'feed', 2);
+    try {
+      for (let i = 0; i < 25; i++) {
+        const o = randomUUID();
+        const first = eventOf(merchantId, o, 1, base);
+        const second = eventOf(merchantId, o, 2, base);
+        await Promise.all([storeEvents(pool, [first]), storeEvents(other, [second])]);
+      }
+    } finally {
+      await other.end();
+    }
+    const held = await pool.query(
+      'SELECT count(*)::int AS n FROM events WHERE merchant_id = $1 AND held_since IS NOT NULL',
+      [merchantId],
+    );
+    expect(held.rows[0].n).toBe(0);
+  });
+
+  it('stores nothing of a batch whose statement fails, and the connection stays usable', async () => {
+    const { merchantId } = await issueTestToken(stack, reader());
+    const base = Date.now() - 60_000;
+    const good = eventOf(merchantId, randomUUID(), 1, base);
+    const bad = { ...eventOf(merchantId, good.orderId, 2, base), orderId: 'not-a-uuid' };
+    await expect(storeEvents(pool, [good, bad])).rejects.toThrow();
+    const n = await pool.query('SELECT count(*)::int AS n FROM events WHERE event_id = $1', [good.eventId]);
+    expect(n.rows[0].n).toBe(0);
+    expect(await storeEvents(pool, [good])).toBeGreaterThanOrEqual(0);
+    const again = await pool.query('SELECT count(*)::int AS n FROM events WHERE event_id = $1', [
+      good.eventId,
+    ]);
+    expect(again.rows[0].n).toBe(1);
+  });
+
   it('serves held events once the hold expires (the predecessor never came), and backfills the hold', async () => {
     const { token, merchantId } = await issueTestToken(stack, reader());
     const orderId = randomUUID();

@@ -1,6 +1,7 @@
 import { type ParsedOrderEvent, recipientSql } from '@od/bus';
 import { type CredentialRecord, isGuid, POLL_PAGE_MAX_BYTES } from '@od/contracts';
 import { type Pool, withTx } from '@od/db';
+import type { PoolClient, QueryResult } from 'pg';
 import { pollPage } from '../domain/poll-page.ts';
 import { storeRounds } from '../domain/store-rounds.ts';
 import { deleteRevokedEntries } from './retention.ts';
@@ -70,50 +71,92 @@ WHERE ${recipientSql({
 ORDER BY i.n, c.client_id
 ON CONFLICT (credential_id, event_id) DO NOTHING`;
 
+/** The statement prepared once per connection, executed by name (`EXECUTE`) with literal arguments. */
+const STORE_STATEMENT = 'feed_store_events';
+const PREPARE_STORE_SQL = `PREPARE ${STORE_STATEMENT}(uuid[], uuid[], text[], text[], uuid[], timestamptz[], text[], int[]) AS ${STORE_EVENTS_SQL}`;
+const prepared = new WeakSet<PoolClient>();
+
 /**
  * Stores events once (by eventId) and adds each to the feed of every credential that receives it,
  * all in one transaction. Idempotent: a redelivered message changes nothing.
  * Returns the number of feed entries added.
+ *
+ * One round trip (the event path's latency is counted in round trips): one simple-query message
+ * holding the stores' fan-out locks, then one `EXECUTE` per round (storeRounds). PostgreSQL runs the
+ * statements of one such message as one transaction (all or nothing), each with a snapshot of its
+ * own taken when it starts: the store statements read after the locks are held, as with BEGIN,
+ * locks, statement, COMMIT in three round trips. Parameters cannot travel in a simple query: the
+ * values are literals (escaped by pg's `escapeLiteral`, cast to the prepared statement's types);
+ * the plan is the prepared statement's, not planned again per event.
  */
 export async function storeEvents(pool: Pool, events: ParsedOrderEvent[]): Promise<number> {
   const merchants = [...new Set(events.map((e) => e.merchantId.toLowerCase()))].sort();
   if (!merchants.every(isGuid)) throw new Error('storeEvents: a merchant id is not a GUID');
-  return withTx(
-    pool,
-    async (c) => {
-      let added = 0;
-      for (const round of storeRounds(events)) {
-        const r = await c.query({
-          name: 'feed_store_events',
-          text: STORE_EVENTS_SQL,
-          values: [
-            round.map((e) => e.eventId),
-            round.map((e) => e.merchantId),
-            round.map((e) => e.channel),
-            round.map((e) => e.eventType),
-            round.map((e) => e.orderId),
-            round.map((e) => new Date(e.createdAt).toISOString()),
-            round.map((e) => e.envelopeText),
-            round.map((e) => e.orderSeq),
-          ],
-        });
-        added += r.rowCount ?? 0;
-      }
-      return added;
-    },
-    beginLocking(merchants),
-  );
+  if (!events.length) return 0;
+  const c = await pool.connect();
+  try {
+    if (!prepared.has(c)) {
+      await c.query(PREPARE_STORE_SQL);
+      prepared.add(c);
+    }
+    const results = await c.query(storeText(c, merchants, storeRounds(events)));
+    // one result per statement: the locks' SELECTs, then the EXECUTEs (INSERT ... feed_entries)
+    return (Array.isArray(results) ? results : [results])
+      .filter((r: QueryResult) => r.command === 'INSERT')
+      .reduce((n: number, r: QueryResult) => n + (r.rowCount ?? 0), 0);
+  } finally {
+    c.release();
+  }
 }
 
 /**
- * BEGIN and the stores' fan-out locks in one round trip (the event path's latency is counted in
- * round trips): sorted, so two replicas locking overlapping stores never deadlock. The ids are
- * GUIDs (checked), so inlining them is safe.
+ * The stores' fan-out locks, sorted so two replicas locking overlapping stores never deadlock (the
+ * ids are GUIDs, checked), then the rounds, in one text.
  */
-const beginLocking = (merchants: string[]) =>
-  ['BEGIN', ...merchants.map((m) => `SELECT pg_advisory_xact_lock(${MERCHANT_LOCK}, hashtext('${m}'))`)].join(
-    '; ',
-  );
+function storeText(c: PoolClient, merchants: string[], rounds: ParsedOrderEvent[][]): string {
+  const array = (xs: (string | number | null)[], type: string) =>
+    `ARRAY[${xs.map((x) => (x === null ? 'NULL' : c.escapeLiteral(String(x)))).join(',')}]::${type}[]`;
+  return [
+    ...merchants.map((m) => `SELECT pg_advisory_xact_lock(${MERCHANT_LOCK}, hashtext('${m}'))`),
+    ...rounds.map(
+      (round) =>
+        `EXECUTE ${STORE_STATEMENT}(${[
+          array(
+            round.map((e) => e.eventId),
+            'uuid',
+          ),
+          array(
+            round.map((e) => e.merchantId),
+            'uuid',
+          ),
+          array(
+            round.map((e) => e.channel),
+            'text',
+          ),
+          array(
+            round.map((e) => e.eventType),
+            'text',
+          ),
+          array(
+            round.map((e) => e.orderId),
+            'uuid',
+          ),
+          array(
+            round.map((e) => new Date(e.createdAt).toISOString()),
+            'timestamptz',
+          ),
+          array(
+            round.map((e) => e.envelopeText),
+            'text',
+          ),
+          array(
+            round.map((e) => e.orderSeq),
+            'int',
+          ),
+        ].join(', ')})`,
+    ),
+  ].join(';\n');
+}
 
 /** The store of a credential (null = unknown): what a merchant user's request is checked against. */
 export const storeOfCredential = (pool: Pool) => async (clientId: string) => {
