@@ -49,6 +49,7 @@ const o = new Command('bench:orders-latency')
     '--gc',
     'record every collection of every service (bench/lib/gc-trace.mjs) and report those on the path',
   )
+  .option('--node-flags <flags>', "node flags added after the images' (e.g. --max-semi-space-size=16)")
   .option('--label <name>', 'name of the results file (bench/results/orders-latency-<label>.json)', 'latest')
   .parse()
   .opts<{
@@ -58,6 +59,7 @@ const o = new Command('bench:orders-latency')
     root?: string;
     rate?: string;
     gc?: boolean;
+    nodeFlags?: string;
     label: string;
   }>();
 const log = (m: string) =>
@@ -81,6 +83,7 @@ const stack = await startProcessStack({
   prefix: 'latency',
   log,
   ...(gcDir ? { gcTraceDir: gcDir } : {}),
+  ...(o.nodeFlags ? { nodeFlags: o.nodeFlags.split(/\s+/).filter(Boolean) } : {}),
   ...(o.root ? { root: path.resolve(o.root) } : {}),
 });
 const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -341,6 +344,7 @@ try {
       root: o.root ? path.resolve(o.root) : '.',
       at: new Date().toISOString(),
       fsync: o.fsync,
+      ...(o.nodeFlags ? { nodeFlags: o.nodeFlags } : {}),
       saturatingConfirmsPerSec: Math.round(saturating),
       quietCpuPct: quietCpu,
       idle,

@@ -158,6 +158,8 @@ export async function startProcessStack(opts: {
    * (bench/lib/gc-trace.mjs, loaded with `--import`, so it works for another checkout's services)
    */
   gcTraceDir?: string;
+  /** measurement only: node flags after the images' (NODE_FLAGS), e.g. another young generation size */
+  nodeFlags?: string[];
 }): Promise<ProcessStack> {
   const root = opts.root ?? ROOT;
   // another checkout (--baseline) runs its services with its own flags and environment
@@ -241,7 +243,10 @@ export async function startProcessStack(opts: {
   const procs = new Map<string, Proc>();
   const script = (s: string) => path.join(root, 'services', s, 'bin.mjs');
   const gcDir = opts.gcTraceDir;
-  const gcFlags = gcDir ? ['--import', path.join(ROOT, 'bench', 'lib', 'gc-trace.mjs')] : [];
+  const gcFlags = [
+    ...(opts.nodeFlags ?? []),
+    ...(gcDir ? ['--import', path.join(ROOT, 'bench', 'lib', 'gc-trace.mjs')] : []),
+  ];
   const gcEnv = (s: string): Record<string, string> =>
     gcDir ? { OD_BENCH_GC_FILE: path.join(gcDir, `${s}.gc.jsonl`) } : {};
   const run: ProcessSettings = { flags: [...settings.flags, ...gcFlags], env: settings.env };
