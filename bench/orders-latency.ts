@@ -1,5 +1,6 @@
 // Order action -> visible in polling, segment by segment:
 //   npx tsx bench/orders-latency.ts [--orders 200] [--seconds 8] [--fsync on|off] [--root <checkout>]
+//     [--rate <n>] [--gc] [--node-flags=<flags>]
 // The stack as production runs it (one process per service, bench/lib/stack.ts), on a PostgreSQL,
 // Redis and NATS of its own; PostgreSQL with fsync on (durability as deployed) and commit timestamps.
 // A point of sale polls every ~1 ms and acknowledges what it gets. Two phases:
@@ -24,6 +25,8 @@
 // entries on every event) until autovacuum's first analyze, which the bench would otherwise race.
 // `--root <checkout>` runs the services of another checkout (e.g. main) under this bench: run two at
 // once, one with it, to compare code in one machine state (with one `--rate` for both). Results: bench/results/orders-latency-*.json.
+// `--gc`: every collection of every service (bench/lib/gc-trace.mjs) and those within each confirm's
+// window; `--node-flags=<flags>`: node flags added to the services'.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
