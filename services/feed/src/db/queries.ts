@@ -71,9 +71,22 @@ WHERE ${recipientSql({
 ORDER BY i.n, c.client_id
 ON CONFLICT (credential_id, event_id) DO NOTHING`;
 
+/** The statement's arguments, in its order: what each is of an event, and its type. */
+const STORE_ARGUMENTS: [(e: ParsedOrderEvent) => string | number | null, string][] = [
+  [(e) => e.eventId, 'uuid'],
+  [(e) => e.merchantId, 'uuid'],
+  [(e) => e.channel, 'text'],
+  [(e) => e.eventType, 'text'],
+  [(e) => e.orderId, 'uuid'],
+  [(e) => new Date(e.createdAt).toISOString(), 'timestamptz'],
+  [(e) => e.envelopeText, 'text'],
+  [(e) => e.orderSeq, 'int'],
+];
+
 /** The statement prepared once per connection, executed by name (`EXECUTE`) with literal arguments. */
 const STORE_STATEMENT = 'feed_store_events';
-const PREPARE_STORE_SQL = `PREPARE ${STORE_STATEMENT}(uuid[], uuid[], text[], text[], uuid[], timestamptz[], text[], int[]) AS ${STORE_EVENTS_SQL}`;
+const PREPARE_STORE_SQL = `PREPARE ${STORE_STATEMENT}(${STORE_ARGUMENTS.map(([, type]) => `${type}[]`).join(', ')})
+  AS ${STORE_EVENTS_SQL}`;
 const prepared = new WeakSet<PoolClient>();
 
 /**
@@ -114,47 +127,12 @@ export async function storeEvents(pool: Pool, events: ParsedOrderEvent[]): Promi
  * ids are GUIDs, checked), then the rounds, in one text.
  */
 function storeText(c: PoolClient, merchants: string[], rounds: ParsedOrderEvent[][]): string {
-  const array = (xs: (string | number | null)[], type: string) =>
-    `ARRAY[${xs.map((x) => (x === null ? 'NULL' : c.escapeLiteral(String(x)))).join(',')}]::${type}[]`;
+  const literal = (x: string | number | null) => (x === null ? 'NULL' : c.escapeLiteral(String(x)));
+  const args = (round: ParsedOrderEvent[]) =>
+    STORE_ARGUMENTS.map(([of, type]) => `ARRAY[${round.map((e) => literal(of(e))).join(',')}]::${type}[]`);
   return [
     ...merchants.map((m) => `SELECT pg_advisory_xact_lock(${MERCHANT_LOCK}, hashtext('${m}'))`),
-    ...rounds.map(
-      (round) =>
-        `EXECUTE ${STORE_STATEMENT}(${[
-          array(
-            round.map((e) => e.eventId),
-            'uuid',
-          ),
-          array(
-            round.map((e) => e.merchantId),
-            'uuid',
-          ),
-          array(
-            round.map((e) => e.channel),
-            'text',
-          ),
-          array(
-            round.map((e) => e.eventType),
-            'text',
-          ),
-          array(
-            round.map((e) => e.orderId),
-            'uuid',
-          ),
-          array(
-            round.map((e) => new Date(e.createdAt).toISOString()),
-            'timestamptz',
-          ),
-          array(
-            round.map((e) => e.envelopeText),
-            'text',
-          ),
-          array(
-            round.map((e) => e.orderSeq),
-            'int',
-          ),
-        ].join(', ')})`,
-    ),
+    ...rounds.map((round) => `EXECUTE ${STORE_STATEMENT}(${args(round).join(', ')})`),
   ].join(';\n');
 }
 
