@@ -243,13 +243,13 @@ export async function startProcessStack(opts: {
   const procs = new Map<string, Proc>();
   const script = (s: string) => path.join(root, 'services', s, 'bin.mjs');
   const gcDir = opts.gcTraceDir;
-  const gcFlags = [
+  const benchFlags = [
     ...(opts.nodeFlags ?? []),
     ...(gcDir ? ['--import', path.join(ROOT, 'bench', 'lib', 'gc-trace.mjs')] : []),
   ];
   const gcEnv = (s: string): Record<string, string> =>
     gcDir ? { OD_BENCH_GC_FILE: path.join(gcDir, `${s}.gc.jsonl`) } : {};
-  const run: ProcessSettings = { flags: [...settings.flags, ...gcFlags], env: settings.env };
+  const run: ProcessSettings = { flags: [...settings.flags, ...benchFlags], env: settings.env };
   // production runs the bundles (NODE_ENV=production makes bin.mjs load dist/main.mjs)
   execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build.ts')], {
     stdio: 'ignore',
