@@ -9,22 +9,17 @@ export type CredentialRow = Credential;
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** The columns of the non-secret view (timestamps: Date from Prisma, ISO text from `pg`). */
-export type RecordColumns = Omit<
-  Pick<
-    CredentialRow,
-    | 'clientId'
-    | 'merchantId'
-    | 'name'
-    | 'scopes'
-    | 'status'
-    | 'deliveryMode'
-    | 'webhookUrl'
-    | 'includeMarketplaceOrders'
-    | 'apiProfile'
-    | 'createdAt'
-    | 'updatedAt'
-  >,
-  'createdAt' | 'updatedAt'
+export type RecordColumns = Pick<
+  CredentialRow,
+  | 'clientId'
+  | 'merchantId'
+  | 'name'
+  | 'scopes'
+  | 'status'
+  | 'deliveryMode'
+  | 'webhookUrl'
+  | 'includeMarketplaceOrders'
+  | 'apiProfile'
 > & { createdAt: Date | string; updatedAt: Date | string };
 
 /** The non-secret view published to the credentials KV bucket and returned by the Admin API. */

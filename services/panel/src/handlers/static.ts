@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, watch } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelContext, PanelRoutes } from '../context.ts';
 
@@ -9,9 +10,14 @@ interface Asset {
   type: string;
   raw: Buffer;
   hash: string;
-  /** compressed on first request: brotli at quality 11 takes ~10 MB of buffers, which glibc keeps */
-  encoded(encoding: 'br' | 'gzip'): Buffer;
+  /**
+   * compressed on first request (brotli at quality 11 takes ~10 MB of buffers, which glibc keeps),
+   * on libuv's threads: the event loop goes on serving meanwhile
+   */
+  encoded(encoding: 'br' | 'gzip'): Promise<Buffer>;
 }
+
+const compress = { br: promisify(brotliCompress), gzip: promisify(gzip) };
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -21,13 +27,18 @@ const TYPES: Record<string, string> = {
 function load(file: string): Asset | null {
   if (!existsSync(file)) return null;
   const raw = readFileSync(file);
-  const encoded: Partial<Record<'br' | 'gzip', Buffer>> = {};
+  const encoded: Partial<Record<'br' | 'gzip', Promise<Buffer>>> = {};
   return {
     type: TYPES[path.extname(file)] ?? 'application/octet-stream',
     raw,
     hash: createHash('sha256').update(raw).digest('hex').slice(0, 12),
     encoded: (encoding) =>
-      (encoded[encoding] ??= encoding === 'br' ? brotliCompressSync(raw) : gzipSync(raw, { level: 9 })),
+      (encoded[encoding] ??= (encoding === 'br' ? compress.br(raw) : compress.gzip(raw, { level: 9 })).catch(
+        (e) => {
+          delete encoded[encoding]; // tried again by the next request
+          throw e;
+        },
+      )),
   };
 }
 
@@ -89,14 +100,15 @@ export function staticRoutes(webDir: string): PanelRoutes {
       app.addHook('onClose', async () => w.close());
     }
 
-    const sendAsset = (request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
+    const sendAsset = async (request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
       const a = assets[request.params.name];
       if (!a) return reply.code(404).type('text/plain').send('not built: run `pnpm build`');
       const accept = String(request.headers['accept-encoding'] ?? '');
       reply.type(a.type).header('Vary', 'Accept-Encoding');
       reply.header('Cache-Control', dev ? 'no-cache' : 'public, max-age=31536000, immutable');
-      if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').send(a.encoded('br'));
-      if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').send(a.encoded('gzip'));
+      if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').send(await a.encoded('br'));
+      if (/\bgzip\b/.test(accept))
+        return reply.header('Content-Encoding', 'gzip').send(await a.encoded('gzip'));
       return reply.send(a.raw);
     };
     app.get<{ Params: { name: string } }>('/panel/assets/:name', sendAsset);
