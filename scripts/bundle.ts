@@ -1,34 +1,82 @@
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { BuildOptions, Metafile, Plugin } from 'esbuild';
 import { ROOT } from './services.ts';
 
 /**
- * Packages bundled although third-party: pure JavaScript that every service loads at start, whose
- * source text V8 keeps (docs/operations.md, "Memory"): bundled, only what is used goes in and
- * without comments or indentation (zod's ~1.3 MB of module text, ~2 MB of heap per process).
- * fastify-type-provider-zod goes with zod (one zod per process: its schema registry is global) and
- * brings its only import, @fastify/error. A service lists them as devDependencies.
+ * Packages bundled although third-party: pure JavaScript that a service loads at start, whose
+ * source text V8 keeps (docs/operations.md, "Memory"): bundled, only what is used goes in, without
+ * comments or indentation, and as one module instead of hundreds (each CommonJS file also costs its
+ * wrapper function, module object and path strings). zod's ~1.3 MB of module text was ~2 MB of heap
+ * per process; fastify, its plugins and ioredis (~230 files) ~2 MB more in the gateway and the panel.
+ * fastify-type-provider-zod goes with zod (one zod per process: its schema registry is global).
+ * What a bundled package imports is bundled with it (fastify's avvio, find-my-way, ajv...), except
+ * KEPT_EXTERNAL. A service lists these as devDependencies.
  */
-export const BUNDLED_THIRD_PARTY = ['zod', 'fastify-type-provider-zod', '@fastify/error'];
+export const BUNDLED_THIRD_PARTY = [
+  'zod',
+  'fastify-type-provider-zod',
+  'fastify',
+  '@fastify/cors',
+  '@fastify/jwt',
+  'fast-jwt',
+  'ioredis',
+  'uuid',
+  'ipaddr.js',
+  'prom-client',
+  '@nats-io/transport-node',
+  '@nats-io/jetstream',
+  '@nats-io/kv',
+];
 
-const bundled = (p: string) =>
+/**
+ * Never bundled, even when a bundled package imports them: pino (its transports run files by path
+ * in worker threads; fastify imports it), and what a service imports itself and keeps external, so
+ * that a process holds one copy.
+ */
+export const KEPT_EXTERNAL = ['pino', '@opentelemetry/api', 'pg'];
+
+const packageOf = (p: string) => p.split('/').slice(0, p.startsWith('@') ? 2 : 1).join('/');
+const inNodeModules = (file: string) => file.split(path.sep).includes('node_modules');
+
+const bundled = (p: string, importer: string) =>
   p.startsWith('@od/') ||
   p.startsWith('node:') ||
   p.startsWith('@prisma/client') ||
-  BUNDLED_THIRD_PARTY.some((b) => p === b || p.startsWith(`${b}/`));
+  BUNDLED_THIRD_PARTY.includes(packageOf(p)) ||
+  (inNodeModules(importer) && !KEPT_EXTERNAL.includes(packageOf(p)));
 
 /**
  * Our workspace packages (@od/*) and relative imports are bundled; every other package stays external,
  * except Prisma's client runtime: bundled, only the PostgreSQL query compiler the generated client
  * imports goes in, instead of 70 MB of runtimes for every database in each image; and
- * BUNDLED_THIRD_PARTY.
+ * BUNDLED_THIRD_PARTY with what they import.
  */
 const externalThirdParty: Plugin = {
   name: 'external-third-party',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      bundled(args.path) ? undefined : { path: args.path, external: true },
+      bundled(args.path, args.importer) ? undefined : { path: args.path, external: true },
     );
+  },
+};
+
+/**
+ * `node:http` through `require`, not as an ES module: node's ES module of a built-in reads every
+ * export, and `http`'s WebSocket, CloseEvent and MessageEvent are getters that load undici (node's
+ * fetch, ~0.7 MB of source text kept, its code compiled: +13 MB of RSS in a bare process). A
+ * CommonJS `require` leaves them unread until used. Every service imports it (the ops listener).
+ */
+const httpThroughRequire: Plugin = {
+  name: 'http-through-require',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      args.kind === 'import-statement' ? { path: 'node:http', namespace: 'required-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'required-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -60,7 +108,7 @@ export function bundleOptions(service: string): BuildOptions {
     banner: {
       js: "import { createRequire as __odRequire } from 'node:module';\nconst require = __odRequire(import.meta.url);",
     },
-    plugins: [externalThirdParty],
+    plugins: [httpThroughRequire, externalThirdParty],
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
@@ -85,7 +133,7 @@ export function externalPackages(meta: Metafile): string[] {
   const out = new Set<string>();
   for (const o of Object.values(meta.outputs))
     for (const i of o.imports) {
-      if (!i.external || i.path.startsWith('node:')) continue;
+      if (!i.external || isBuiltin(i.path)) continue;
       const parts = i.path.split('/');
       out.add(i.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
     }
