@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ParsedOrderEvent } from '@od/bus';
 import type { PanelRole, StoreUser } from '@od/contracts';
 import type { Pool } from '@od/db';
-import { PrismaPg } from '@prisma/adapter-pg';
 import { SESSION_ABSOLUTE_MS } from '../domain/session.ts';
-import { PrismaClient } from './generated/client.ts';
+import type { PanelPrisma } from './panel-prisma.ts';
 
 export interface SessionRow {
   id: string;
@@ -20,12 +19,25 @@ export interface MembershipRow {
   role: PanelRole;
 }
 
-/** Every query of the panel's own schema (users, memberships, sessions, setup tokens, board projection). */
+/**
+ * Every query of the panel's own schema (users, memberships, sessions, setup tokens, board projection).
+ * Prisma (its client runtime and adapter) loads with the first query that uses it: a panel nobody
+ * signs in to never holds it (docs/operations.md, "Memory"); what runs without a user (the board
+ * projection, the periodic prune) is SQL on the pool.
+ */
 export class PanelDb {
-  readonly prisma: InstanceType<typeof PrismaClient>;
+  private client: Promise<PanelPrisma> | undefined;
 
-  constructor(readonly pool: Pool) {
-    this.prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: 'panel' }) });
+  constructor(readonly pool: Pool) {}
+
+  private prisma(): Promise<PanelPrisma> {
+    this.client ??= import('./panel-prisma.ts')
+      .then((m) => m.panelPrisma(this.pool))
+      .catch((e) => {
+        this.client = undefined;
+        throw e;
+      });
+    return this.client;
   }
 
   /**
@@ -41,7 +53,8 @@ export class PanelDb {
     expiresAt: Date,
     now: Date,
   ): Promise<{ userId: string; existingAccount: boolean }> {
-    return this.prisma.$transaction(async (tx) => {
+    const prisma = await this.prisma();
+    return prisma.$transaction(async (tx) => {
       const user = await tx.user.upsert({
         where: { email },
         create: { id: randomUUID(), email, createdAt: now },
@@ -63,7 +76,8 @@ export class PanelDb {
    * user is not one of the store's. The current password stays valid until the token is used.
    */
   async resetToken(merchantId: string, userId: string, tokenHash: string, expiresAt: Date, now: Date) {
-    return this.prisma.$transaction(async (tx) => {
+    const prisma = await this.prisma();
+    return prisma.$transaction(async (tx) => {
       const m = await tx.membership.findUnique({
         where: { userId_merchantId: { userId, merchantId } },
         include: { user: { select: { email: true } } },
@@ -75,7 +89,8 @@ export class PanelDb {
   }
 
   async storeUsers(merchantId: string): Promise<StoreUser[]> {
-    const rows = await this.prisma.membership.findMany({
+    const prisma = await this.prisma();
+    const rows = await prisma.membership.findMany({
       where: { merchantId },
       include: { user: true },
       orderBy: { createdAt: 'asc' },
@@ -91,7 +106,8 @@ export class PanelDb {
 
   /** Removes the membership; a user left without stores loses every session. false = no such membership. */
   async removeMembership(merchantId: string, userId: string): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    const prisma = await this.prisma();
+    return prisma.$transaction(async (tx) => {
       const { count } = await tx.membership.deleteMany({ where: { merchantId, userId } });
       if (count === 0) return false;
       const left = await tx.membership.count({ where: { userId } });
@@ -102,7 +118,8 @@ export class PanelDb {
 
   /** The user of a setup token still usable (unused, unexpired), else null: looked up before any hashing. */
   async setupTokenUser(tokenHash: string, now: Date): Promise<string | null> {
-    const t = await this.prisma.setupToken.findFirst({
+    const prisma = await this.prisma();
+    const t = await prisma.setupToken.findFirst({
       where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
       select: { userId: true },
     });
@@ -115,7 +132,8 @@ export class PanelDb {
    * ends the user's sessions. Returns the user, or null when the token is unknown, used or expired.
    */
   async useSetupToken(tokenHash: string, passwordHash: string, now: Date): Promise<string | null> {
-    return this.prisma.$transaction(async (tx) => {
+    const prisma = await this.prisma();
+    return prisma.$transaction(async (tx) => {
       const used = await tx.$queryRaw<{ user_id: string; token_hash: string }[]>`
         WITH t AS (
           SELECT user_id FROM setup_tokens WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > ${now}
@@ -133,18 +151,21 @@ export class PanelDb {
 
   /** A new password; every session of the user but `keepSessionId` ends. */
   async changePassword(userId: string, passwordHash: string, keepSessionId: string): Promise<void> {
-    await this.prisma.$transaction([
-      this.prisma.user.update({ where: { id: userId }, data: { passwordHash } }),
-      this.prisma.session.deleteMany({ where: { userId, id: { not: keepSessionId } } }),
+    const prisma = await this.prisma();
+    await prisma.$transaction([
+      prisma.user.update({ where: { id: userId }, data: { passwordHash } }),
+      prisma.session.deleteMany({ where: { userId, id: { not: keepSessionId } } }),
     ]);
   }
 
-  userByEmail(email: string) {
-    return this.prisma.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+  async userByEmail(email: string) {
+    const prisma = await this.prisma();
+    return prisma.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
   }
 
   async createSession(id: string, userId: string, csrfToken: string, now: Date): Promise<void> {
-    await this.prisma.session.create({
+    const prisma = await this.prisma();
+    await prisma.session.create({
       data: {
         id,
         userId,
@@ -157,7 +178,8 @@ export class PanelDb {
   }
 
   async session(id: string): Promise<SessionRow | null> {
-    const s = await this.prisma.session.findUnique({
+    const prisma = await this.prisma();
+    const s = await prisma.session.findUnique({
       where: { id },
       include: { user: { select: { email: true } } },
     });
@@ -173,35 +195,41 @@ export class PanelDb {
   }
 
   async touchSession(id: string, now: Date): Promise<void> {
-    await this.prisma.session.updateMany({ where: { id }, data: { lastSeenAt: now } });
+    const prisma = await this.prisma();
+    await prisma.session.updateMany({ where: { id }, data: { lastSeenAt: now } });
   }
 
   async deleteSession(id: string): Promise<void> {
-    await this.prisma.session.deleteMany({ where: { id } });
+    const prisma = await this.prisma();
+    await prisma.session.deleteMany({ where: { id } });
   }
 
   async deleteUserSessions(userId: string): Promise<number> {
-    const { count } = await this.prisma.session.deleteMany({ where: { userId } });
+    const prisma = await this.prisma();
+    const { count } = await prisma.session.deleteMany({ where: { userId } });
     return count;
   }
 
-  /** Expired sessions and old setup tokens (called periodically). */
+  /** Expired sessions and old setup tokens (called periodically, without Prisma: see the class). */
   async prune(now: Date, idleMs: number): Promise<void> {
-    await this.prisma.session.deleteMany({
-      where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: new Date(now.getTime() - idleMs) } }] },
-    });
-    await this.prisma.setupToken.deleteMany({
-      where: { expiresAt: { lte: new Date(now.getTime() - 86_400_000) } },
-    });
+    await this.pool.query('DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2', [
+      now,
+      new Date(now.getTime() - idleMs),
+    ]);
+    await this.pool.query('DELETE FROM setup_tokens WHERE expires_at <= $1', [
+      new Date(now.getTime() - 86_400_000),
+    ]);
   }
 
   async memberships(userId: string): Promise<MembershipRow[]> {
-    const rows = await this.prisma.membership.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } });
+    const prisma = await this.prisma();
+    const rows = await prisma.membership.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } });
     return rows.map((m) => ({ merchantId: m.merchantId, role: m.role as PanelRole }));
   }
 
   async membership(userId: string, merchantId: string): Promise<MembershipRow | null> {
-    const m = await this.prisma.membership.findUnique({
+    const prisma = await this.prisma();
+    const m = await prisma.membership.findUnique({
       where: { userId_merchantId: { userId, merchantId } },
     });
     return m ? { merchantId: m.merchantId, role: m.role as PanelRole } : null;
@@ -236,7 +264,9 @@ export class PanelDb {
     );
   }
 
-  close(): Promise<void> {
-    return this.prisma.$disconnect();
+  async close(): Promise<void> {
+    const loaded = this.client;
+    this.client = undefined;
+    if (loaded) await (await loaded).$disconnect();
   }
 }
