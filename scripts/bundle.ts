@@ -1,6 +1,7 @@
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
-import type { BuildOptions, Metafile, Plugin } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { type BuildOptions, type Metafile, type Plugin, transform } from 'esbuild';
 import { ROOT } from './services.ts';
 
 /**
@@ -36,7 +37,11 @@ export const BUNDLED_THIRD_PARTY = [
  */
 export const KEPT_EXTERNAL = ['pino', '@opentelemetry/api', 'pg'];
 
-const packageOf = (p: string) => p.split('/').slice(0, p.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (p: string) =>
+  p
+    .split('/')
+    .slice(0, p.startsWith('@') ? 2 : 1)
+    .join('/');
 const inNodeModules = (file: string) => file.split(path.sep).includes('node_modules');
 
 const bundled = (p: string, importer: string) =>
@@ -62,21 +67,58 @@ const externalThirdParty: Plugin = {
 };
 
 /**
- * `node:http` through `require`, not as an ES module: node's ES module of a built-in reads every
- * export, and `http`'s WebSocket, CloseEvent and MessageEvent are getters that load undici (node's
- * fetch, ~0.7 MB of source text kept, its code compiled: +13 MB of RSS in a bare process). A
- * CommonJS `require` leaves them unread until used. Every service imports it (the ops listener).
+ * Node built-ins whose loading costs memory that an idle service need not pay:
+ * - `node:http` through `require`, not as an ES module: node's ES module of a built-in reads every
+ *   export, and `http`'s WebSocket, CloseEvent and MessageEvent are getters that load undici (node's
+ *   fetch: ~0.7 MB of source text kept and its code compiled, +13 MB of RSS in a bare process). A
+ *   CommonJS `require` leaves them unread until used. Every service imports it (the ops listener).
+ * - `node:http2` loaded on first use when a bundled package requires it: fastify requires it at
+ *   the top of its server module, and uses it only with its `http2` option, which we never set
+ *   (+4.6 MB of RSS in a bare process).
  */
-const httpThroughRequire: Plugin = {
-  name: 'http-through-require',
+const LAZY_IN_THIRD_PARTY = /^(node:)?http2$/;
+
+const builtinsOnDemand: Plugin = {
+  name: 'builtins-on-demand',
   setup(b) {
     b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
       args.kind === 'import-statement' ? { path: 'node:http', namespace: 'required-builtin' } : undefined,
+    );
+    b.onResolve({ filter: LAZY_IN_THIRD_PARTY }, (args) =>
+      args.kind === 'require-call' && inNodeModules(args.importer)
+        ? { path: `node:${args.path.replace(/^node:/, '')}`, namespace: 'lazy-builtin' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'required-builtin' }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(args.path)});`,
       loader: 'js',
     }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require(${JSON.stringify(args.path)}))[k] });`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * A bundled third-party file with its local names shortened too (what is top-level in it keeps its
+ * name: the bundle refers to it), before esbuild bundles it: ~0.3 MB less text kept in the gateway
+ * and the panel. Our own code keeps its names (readable stack traces); the inline source map
+ * carries the third-party names into the bundle's map.
+ */
+const thirdPartyNamesMinified: Plugin = {
+  name: 'third-party-names-minified',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const r = await transform(text, {
+        loader: 'js',
+        minifyIdentifiers: true,
+        sourcemap: 'inline',
+        sourcefile: args.path,
+      });
+      return { contents: r.code, loader: 'js' };
+    });
   },
 };
 
@@ -108,7 +150,7 @@ export function bundleOptions(service: string): BuildOptions {
     banner: {
       js: "import { createRequire as __odRequire } from 'node:module';\nconst require = __odRequire(import.meta.url);",
     },
-    plugins: [httpThroughRequire, externalThirdParty],
+    plugins: [builtinsOnDemand, externalThirdParty, thirdPartyNamesMinified],
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',

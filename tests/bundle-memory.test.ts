@@ -1,6 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { asciiComments, bundleOptions } from '../scripts/bundle.ts';
+import { ROOT } from '../scripts/services.ts';
 
 /**
  * What a bundle costs a process at start (docs/operations.md, "Memory"): what only some processes
@@ -39,6 +44,31 @@ describe('service bundles and memory', () => {
       for (const f of r.outputFiles ?? []) {
         const ascii = asciiComments(f.text);
         expect(Buffer.byteLength(ascii), f.path).toBe(ascii.length);
+      }
+    });
+});
+
+describe('what a bundle loads of node at start', () => {
+  for (const s of ['gateway', 'panel'])
+    it(`${s}: importing the bundle loads neither undici (fetch) nor http2`, async () => {
+      // beside the service's own dist: its node_modules resolve the external packages
+      const dir = mkdtempSync(path.join(ROOT, 'services', s, '.bundle-test-'));
+      try {
+        await build({ ...bundleOptions(s), outdir: dir, sourcemap: false });
+        const r = spawnSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `await import(${JSON.stringify(pathToFileURL(path.join(dir, 'main.mjs')).href)});
+             console.log(JSON.stringify(process.moduleLoadList.filter((m) => /undici|http2/.test(m))));`,
+          ],
+          { encoding: 'utf8' },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout)).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
     });
 });

@@ -18,5 +18,13 @@ describe('per-service dependencies', () => {
       expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(externalPackages(r.metafile));
       // workspace libs are bundled: never a run-time dependency
       expect(Object.keys(pkg.dependencies ?? {}).filter((d) => d.startsWith('@od/'))).toEqual([]);
+      // a package is either bundled or imported, never both (one copy per process)
+      const bundledPackages = new Set(
+        Object.keys(r.metafile.inputs).flatMap((f) => {
+          const m = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(f);
+          return m ? [m[1]] : [];
+        }),
+      );
+      expect(externalPackages(r.metafile).filter((p) => bundledPackages.has(p))).toEqual([]);
     });
 });
