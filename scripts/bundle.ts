@@ -1,6 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
 import { type BuildOptions, type Metafile, type Plugin, transform } from 'esbuild';
 import { ROOT } from './services.ts';
 
