@@ -160,6 +160,11 @@ export async function startProcessStack(opts: {
   gcTraceDir?: string;
   /** measurement only: node flags after the images' (NODE_FLAGS), e.g. another young generation size */
   nodeFlags?: string[];
+  /**
+   * measurement only: bench/lib/alloc-probe.mjs in every service (SIGUSR2 opens and closes a window
+   * of allocation, written to `<dir>/<pid>.json`)
+   */
+  allocProbeDir?: string;
 }): Promise<ProcessStack> {
   const root = opts.root ?? ROOT;
   // another checkout (--baseline) runs its services with its own flags and environment
@@ -246,9 +251,12 @@ export async function startProcessStack(opts: {
   const benchFlags = [
     ...(opts.nodeFlags ?? []),
     ...(gcDir ? ['--import', path.join(ROOT, 'bench', 'lib', 'gc-trace.mjs')] : []),
+    ...(opts.allocProbeDir ? ['--import', path.join(ROOT, 'bench', 'lib', 'alloc-probe.mjs')] : []),
   ];
-  const gcEnv = (s: string): Record<string, string> =>
-    gcDir ? { OD_BENCH_GC_FILE: path.join(gcDir, `${s}.gc.jsonl`) } : {};
+  const gcEnv = (s: string): Record<string, string> => ({
+    ...(gcDir ? { OD_BENCH_GC_FILE: path.join(gcDir, `${s}.gc.jsonl`) } : {}),
+    ...(opts.allocProbeDir ? { OD_BENCH_ALLOC_DIR: opts.allocProbeDir } : {}),
+  });
   const run: ProcessSettings = { flags: [...settings.flags, ...benchFlags], env: settings.env };
   // production runs the bundles (NODE_ENV=production makes bin.mjs load dist/main.mjs)
   execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build.ts')], {
