@@ -114,6 +114,7 @@ type JsonPath = (string | number)[];
  * Iterative: a deeply nested body cannot exhaust the stack.
  */
 export function findControlCharacter(value: unknown): JsonPath | undefined {
+  if (cleanFlat(value)) return undefined;
   const stack: [unknown, JsonPath][] = [[value, []]];
   while (stack.length > 0) {
     const [v, path] = stack.pop() as [unknown, JsonPath];
@@ -129,6 +130,21 @@ export function findControlCharacter(value: unknown): JsonPath | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * true for an absent value or a flat object whose keys and string values hold no refused control
+ * character: the common case of params and query (every request of the gateway), answered without
+ * the walk's stack and paths. false = the walk decides.
+ */
+function cleanFlat(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v !== 'string' || CONTROL_CHARACTERS.test(v) || CONTROL_CHARACTERS.test(k)) return false;
+  }
+  return true;
 }
 
 /** A refinement: no refused control character in any key or string of the value (keys a schema strips included). */
