@@ -36,8 +36,14 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-async function hungClient(): Promise<Redis> {
-  const redis = new Redis({ host: '127.0.0.1', port, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+async function hungClient(commandTimeout?: number): Promise<Redis> {
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    ...(commandTimeout ? { commandTimeout } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     redis.once('ready', resolve);
     redis.once('error', reject);
@@ -55,6 +61,19 @@ describe('hung Redis', () => {
     const took = Date.now() - t0;
     expect(d.allowed).toBe(true);
     expect(took).toBeGreaterThanOrEqual(REDIS_TIMEOUT_MS - 50);
+    expect(took).toBeLessThan(REDIS_TIMEOUT_MS + 1500);
+    expect(limiter.stats().fallback).toBe(1);
+    redis.disconnect();
+  });
+
+  it("limiter: with the client's own command timeout (the gateway's), falls back when it expires", async () => {
+    const redis = await hungClient(200);
+    const limiter = createLimiter(redis, 'x', true, silent);
+    const t0 = Date.now();
+    const d = await limiter.credential('a');
+    const took = Date.now() - t0;
+    expect(d.allowed).toBe(true);
+    expect(took).toBeGreaterThanOrEqual(150);
     expect(took).toBeLessThan(REDIS_TIMEOUT_MS + 1500);
     expect(limiter.stats().fallback).toBe(1);
     redis.disconnect();
