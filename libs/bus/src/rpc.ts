@@ -26,11 +26,12 @@ import {
 } from '@od/contracts';
 import { errors, fieldErrorsFromIssues, type HttpError, isHttpException } from '@od/errors';
 import type { Logger } from '@od/logger';
-import { rpcClientCall, rpcServerCall } from '@od/telemetry';
+import { rpcClientCall, rpcServerCall, tracingEnabled } from '@od/telemetry';
 import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller.ts';
 import { publishSoon } from './coalesce.ts';
 import { replyMux } from './reply-mux.ts';
 import { credentialRefusal, merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
+import { type EncodedHeaders, encodeHeaders, forEachHeader, headerOf } from './wire-headers.ts';
 
 const enc = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -52,13 +53,7 @@ function encodeBody(body: unknown): Uint8Array {
   return enc.encode(JSON.stringify(body));
 }
 
-/** Bytes the headers take on the wire ("NATS/1.0\r\n", "k: v\r\n" each, "\r\n"), as max_payload counts them. */
-function headersLength(h: Record<string, string>): number {
-  let n = 12;
-  for (const [k, v] of Object.entries(h)) n += Buffer.byteLength(k) + Buffer.byteLength(v) + 4;
-  return n;
-}
-
+/** A MsgHdrs to write to (the trace context of a sampled call is injected into it). */
 function natsHeadersOf(h: Record<string, string>) {
   const out = natsHeaders();
   for (const [k, v] of Object.entries(h)) out.set(k, v);
@@ -70,16 +65,13 @@ function hasKeys(o: object): boolean {
   return false;
 }
 
-// Most replies carry their status alone: those headers are built once per status (nats.js only
-// encodes them at each publish, never changes them).
-const statusOnly = new Map<number, { h: Record<string, string>; nats: MsgHdrs; length: number }>();
-function replyHeadersOf(result: RpcResult | HttpError) {
-  if (result.headers && hasKeys(result.headers))
-    return { h: replyHeaders(result), nats: undefined, length: -1 };
+// Most replies carry their status alone: those headers are encoded once per status.
+const statusOnly = new Map<number, EncodedHeaders>();
+function replyHeadersOf(result: RpcResult | HttpError): EncodedHeaders {
+  if (result.headers && hasKeys(result.headers)) return encodeHeaders(replyHeaders(result));
   let c = statusOnly.get(result.status);
   if (!c) {
-    const h = replyHeaders(result);
-    c = { h, nats: natsHeadersOf(h), length: headersLength(h) };
+    c = encodeHeaders(replyHeaders(result));
     if (statusOnly.size < 1000) statusOnly.set(result.status, c);
   }
   return c;
@@ -156,7 +148,7 @@ function admit(msg: Msg, subject: string, op: OpSpec, opts: ServeOptions): Admit
       return { refused: errors.validation({ $: ['invalid rpc payload'] }, '') };
     }
   }
-  const v = verifyRequest(opts.keys, op, subject, msg.data, msg.headers?.get(SIGNATURE_HEADER) || undefined);
+  const v = verifyRequest(opts.keys, op, subject, msg.data, headerOf(msg, SIGNATURE_HEADER) || undefined);
   if (v.ok) return { req: v.req, caller: v.principal };
   busCounters.refused[v.reason] = (busCounters.refused[v.reason] ?? 0) + 1;
   opts.log.warn({ subject, reason: v.reason, traceId: v.traceId }, 'rpc request refused');
@@ -197,7 +189,8 @@ async function handle<O extends OpSpec>(
   handler: OpHandler<O>,
   opts: ServeOptions,
 ): Promise<void> {
-  const t = rpcServerCall(opts.queue, subject, msg.headers);
+  // the trace context only when tracing is on: nothing else reads the headers as a MsgHdrs
+  const t = rpcServerCall(opts.queue, subject, tracingEnabled() ? msg.headers : undefined);
   const admitted = admit(msg, subject, op, opts);
   if ('refused' in admitted) {
     t.end(admitted.refused.status);
@@ -273,28 +266,25 @@ function respond(
   publishSoon(nc, () => {
     try {
       const rh = replyHeadersOf(result);
-      let h = rh.h;
-      let data = encodeBody(result.body);
+      const data = encodeBody(result.body);
       const max = maxPayload(nc);
-      if (data.length + (rh.length < 0 ? headersLength(h) : rh.length) > max) {
+      if (data.length + rh.length > max) {
         busCounters.replyTooLarge++;
         log.error(
           { subject, traceId, bytes: data.length, max },
           'rpc reply too large: answered 500 reply too large',
         );
         const e = errors.replyTooLarge(traceId, max);
-        h = replyHeaders(e);
-        data = encodeBody(e.body);
-        msg.respond(data, { headers: natsHeadersOf(h) });
+        msg.respond(encodeBody(e.body), { headers: encodeHeaders(replyHeaders(e)).nats });
         return;
       }
-      msg.respond(data, { headers: rh.nats ?? natsHeadersOf(h) });
+      msg.respond(data, { headers: rh.nats });
     } catch (e) {
       busCounters.replyFailed++;
       log.error({ err: e, subject, traceId }, 'rpc reply failed');
       try {
         const ie = errors.internal(traceId);
-        msg.respond(encodeBody(ie.body), { headers: natsHeadersOf(replyHeaders(ie)) });
+        msg.respond(encodeBody(ie.body), { headers: encodeHeaders(replyHeaders(ie)).nats });
       } catch {
         // the connection is gone: the caller times out, the process keeps serving
       }
@@ -334,8 +324,9 @@ export async function callRpc(
   const signed = 'payload' in req;
   const payload = signed ? req.payload : enc.encode(JSON.stringify(req));
   const h = signed ? { [SIGNATURE_HEADER]: req.signature } : undefined;
+  const encoded = h && encodeHeaders(h);
   const max = maxPayload(nc);
-  if (payload.length + (h ? headersLength(h) : 0) > max)
+  if (payload.length + (encoded?.length ?? 0) > max)
     throw new RpcPayloadTooLargeError(`${subject}: request of ${payload.length} bytes exceeds ${max}`);
   let msg: Msg;
   const t = rpcClientCall(subject);
@@ -344,7 +335,7 @@ export async function callRpc(
       subject,
       payload,
       // the trace context (sampled traces only) beside the signature
-      t.headers(() => natsHeadersOf(h ?? {})) ?? (h ? natsHeadersOf(h) : undefined),
+      t.headers(() => natsHeadersOf(h ?? {})) ?? encoded?.nats,
       timeoutMs,
     );
   } catch (e) {
@@ -363,13 +354,14 @@ export async function callRpc(
     throw e;
   }
   const out: Record<string, string> = {};
-  let status = 200;
-  if (msg.headers) {
-    for (const [k, v] of msg.headers) {
-      if (k === STATUS_HEADER) status = Number(v[0]);
-      else if (k.startsWith(HEADER_PREFIX)) out[k.slice(HEADER_PREFIX.length)] = v[0];
-    }
-  }
+  let status: number | undefined;
+  // a repeated header: its first value
+  forEachHeader(msg, (k, v) => {
+    if (k === STATUS_HEADER) status ??= Number(v);
+    else if (k.startsWith(HEADER_PREFIX)) out[k.slice(HEADER_PREFIX.length)] ??= v;
+    return false;
+  });
+  status ??= 200;
   t.end(status);
   return { status, headers: out, body: msg.data };
 }
