@@ -29,7 +29,9 @@ export const HSTS = 'max-age=31536000; includeSubDomains';
  */
 export function sendHsts(app: FastifyInstance | ZodApp, config: { NODE_ENV: string }): void {
   if (config.NODE_ENV !== 'production') return;
-  (app as FastifyInstance).addHook('onRequest', async (_request, reply) => {
+  // a callback hook, not an async one: no promise per request
+  (app as FastifyInstance).addHook('onRequest', (_request, reply, done) => {
     reply.header('strict-transport-security', HSTS);
+    done();
   });
 }

@@ -25,6 +25,9 @@ declare module '@fastify/jwt' {
 
 type Claims = { merchant_id: string; client_id: string; scope: string };
 
+// once: a regular expression literal in the hook would be a new RegExp object per request
+const BEARER_HEADER = /^Bearer [A-Za-z0-9\-_.]+$/i;
+
 /**
  * Bearer check of a public route: a valid HS256 token (else 401, empty body), a live credentials
  * view (else 503: see credentials-sync.ts), a credential that is still ACTIVE at this very moment
@@ -37,7 +40,7 @@ type Claims = { merchant_id: string; client_id: string; scope: string };
 export function bearer(ctx: GatewayContext, scope: Scope): onRequestAsyncHookHandler {
   return async function checkBearer(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers.authorization;
-    if (!header || !/^Bearer [A-Za-z0-9\-_.]+$/i.test(header))
+    if (!header || !BEARER_HEADER.test(header))
       return sendError(reply, errors.unauthenticated());
     let claims: Claims;
     try {

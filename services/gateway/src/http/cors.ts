@@ -14,6 +14,8 @@ const CORS_EXPOSED_HEADERS = [
   'Idempotent-Replayed',
 ];
 const CORS_METHODS = ['GET', 'POST', 'OPTIONS'];
+/** Every other origin (the plugin copies the options it is given: one object for all requests) */
+const NO_CORS = Object.freeze({ origin: false });
 
 /**
  * CORS for exactly one origin (config.CORS_ORIGIN, the developer portal), preflight included.
@@ -39,7 +41,7 @@ export async function registerCors(app: FastifyInstance, ctx: GatewayContext): P
     delegator: (request, cb) => {
       const origin = request.headers.origin;
       if (typeof origin === 'string' && allowed.has(origin)) cb(null, { ...granted, origin });
-      else cb(null, { origin: false });
+      else cb(null, NO_CORS);
     },
   });
 }

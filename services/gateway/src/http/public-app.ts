@@ -77,8 +77,10 @@ export function baseApp(ctx: GatewayContext, listener: 'public' | 'admin', bodyL
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   instrumentHttp(app as unknown as FastifyInstance, listener);
-  app.addHook('onRequest', async (request, reply) => {
+  // callback hooks, not async ones, on every request: no promise each
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   installErrorHandling(app as unknown as FastifyInstance, listener);
   refuseControlCharacters(app as unknown as FastifyInstance);
