@@ -231,7 +231,7 @@ const POLL_SQL = `SELECT e.envelope, octet_length(e.envelope) FROM (
 ORDER BY p.event_created_at, p.seq`;
 
 /**
- * The credential's oldest pending envelopes as a JSON array text (`[]` when none): at most `limit`
+ * The credential's oldest pending envelopes as JSON array bytes (`[]` when none): at most `limit`
  * events and at most `maxBytes` bytes (at least one event).
  */
 export async function pollFeed(
@@ -239,7 +239,7 @@ export async function pollFeed(
   clientId: string,
   limit: number,
   maxBytes = POLL_PAGE_MAX_BYTES,
-): Promise<string> {
+): Promise<Buffer> {
   const r = await pool.query<[string, number]>({
     name: 'feed_poll_rows',
     text: POLL_SQL,

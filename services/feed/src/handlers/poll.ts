@@ -30,8 +30,8 @@ export const pollHandler =
     // the last-poll write leaves the hot path: one UPDATE a minute per credential and replica
     if (touchDue(clientId)) void touchLastPoll(pool, clientId).catch(() => {});
     const page = await pollFeed(pool, clientId, limit);
-    if (!req.query.keep) return { status: 200, body: Buffer.from(page) };
-    const { kept, left } = splitPage(JSON.parse(page), new Set(req.query.keep));
+    if (!req.query.keep) return { status: 200, body: page };
+    const { kept, left } = splitPage(JSON.parse(page.toString('utf8')), new Set(req.query.keep));
     if (left.length) await ackEvents(pool, clientId, left);
     return { status: 200, body: kept };
   };
