@@ -10,7 +10,8 @@ export function instrumentHttp(app: FastifyInstance, listener: 'public' | 'admin
   instrument(app, 'gateway', listener, listener === 'public' ? 'untrusted' : 'trusted', recordOutcomes);
   // the OAuth error code of a refused token request (the body is small; token routes only)
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (TOKEN_ROUTES.has(request.routeOptions.url ?? '') && reply.statusCode >= 400) {
+    // the status first: fastify builds `routeOptions` anew at each read
+    if (reply.statusCode >= 400 && TOKEN_ROUTES.has(request.routeOptions.url ?? '')) {
       const code =
         typeof payload === 'string' ? /"error"\s*:\s*"([a-z_]{1,40})"/.exec(payload)?.[1] : undefined;
       tokenErrors.set(request, code ?? String(reply.statusCode));
