@@ -66,16 +66,24 @@ async function prepare(stack: ProcessStack) {
     (await okJson<{ id: string }>(await admin('POST', '/admin/v1/merchants', { name: 'Alloc', test: true })))
       .id;
   const order = async (m: string) =>
-    (await okJson<{ id: string }>(await admin('POST', `/admin/v1/merchants/${m}/orders`, { type: 'DELIVERY' })))
-      .id;
+    (
+      await okJson<{ id: string }>(
+        await admin('POST', `/admin/v1/merchants/${m}/orders`, { type: 'DELIVERY' }),
+      )
+    ).id;
   const tokens = async (m: string) => {
     const out: string[] = [];
-    for (let i = 0; i < 10; i++) out.push((await pollingCredential(stack.publicUrl, admin, m, `a${i}`)).token);
+    for (let i = 0; i < 10; i++)
+      out.push((await pollingCredential(stack.publicUrl, admin, m, `a${i}`)).token);
     return out;
   };
   const [empty, busy, withOrder] = [await merchant(), await merchant(), await merchant()];
   // the credentials first: an event goes to the credentials its store has when it happens
-  const [emptyTokens, busyTokens, orderTokens] = [await tokens(empty), await tokens(busy), await tokens(withOrder)];
+  const [emptyTokens, busyTokens, orderTokens] = [
+    await tokens(empty),
+    await tokens(busy),
+    await tokens(withOrder),
+  ];
   for (let i = 0; i < 10; i++) await order(busy);
   const id = await order(withOrder);
   const figures = [
@@ -85,14 +93,20 @@ async function prepare(stack: ProcessStack) {
   ];
   const last = figures[1].tokens[9];
   for (let i = 0; ; i++) {
-    const r = await fetch(`${stack.publicUrl}/v1/events:polling`, { headers: { authorization: `Bearer ${last}` } });
+    const r = await fetch(`${stack.publicUrl}/v1/events:polling`, {
+      headers: { authorization: `Bearer ${last}` },
+    });
     if (((await r.json()) as unknown[]).length >= 10) break;
     if (i > 200) throw new Error('the 10 events never reached the feed');
     await sleep(50);
   }
   return figures.map((f) => ({
     name: f.name,
-    requests: f.tokens.map((t) => ({ method: 'GET' as const, path: f.path, headers: { authorization: `Bearer ${t}` } })),
+    requests: f.tokens.map((t) => ({
+      method: 'GET' as const,
+      path: f.path,
+      headers: { authorization: `Bearer ${t}` },
+    })),
   }));
 }
 
@@ -106,7 +120,10 @@ process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
 const stacks: { name: string; stack: ProcessStack; dir: string }[] = [];
 try {
-  for (const [name, root] of [['this', undefined], ['baseline', o.baseline]] as const) {
+  for (const [name, root] of [
+    ['this', undefined],
+    ['baseline', o.baseline],
+  ] as const) {
     if (name === 'baseline' && !root) continue;
     const dir = path.join(RESULTS_DIR, 'alloc', name);
     const stack = await startProcessStack({
@@ -125,7 +142,9 @@ try {
   for (const s of prepared) {
     const w = await measure(s.stack, s.dir, 'idle', () => sleep(5000));
     idle.set(s.name, Object.fromEntries(PROCS.map((p) => [p, w.out[p].allocated / w.ms])));
-    log(`[${s.name}] idle bytes/ms: ${JSON.stringify(idle.get(s.name), (_, v) => (typeof v === 'number' ? Math.round(v) : v))}`);
+    log(
+      `[${s.name}] idle bytes/ms: ${JSON.stringify(idle.get(s.name), (_, v) => (typeof v === 'number' ? Math.round(v) : v))}`,
+    );
   }
   for (let fi = 0; fi < prepared[0].figures.length; fi++)
     for (const s of prepared) {
@@ -142,7 +161,9 @@ try {
         const win = w.out[p];
         log(`    ${p}: sampled ${Math.round(win.sampled / N)} B/request; top sites (B/request):`);
         for (const site of win.sites.slice(0, Number(o.top)))
-          log(`      ${Math.round(site.bytes / N)} ${site.site}  <- ${site.callers[0]?.replace(/^\d+ /, '')}`);
+          log(
+            `      ${Math.round(site.bytes / N)} ${site.site}  <- ${site.callers[0]?.replace(/^\d+ /, '')}`,
+          );
       }
     }
 } finally {

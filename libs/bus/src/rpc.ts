@@ -1,6 +1,5 @@
 import {
   type Msg,
-  type MsgHdrs,
   type NatsConnection,
   errors as natsErrors,
   headers as natsHeaders,

@@ -39,7 +39,9 @@ describe('wire headers', () => {
     });
     const roundTrip = async (publish: (subject: string) => void): Promise<Msg> => {
       const subject = `wh${randomUUID().slice(0, 8)}`;
-      const got = new Promise<Msg>((resolve) => nc.subscribe(subject, { max: 1, callback: (_e, m) => resolve(m) }));
+      const got = new Promise<Msg>((resolve) =>
+        nc.subscribe(subject, { max: 1, callback: (_e, m) => resolve(m) }),
+      );
       await nc.flush();
       publish(subject);
       return got;

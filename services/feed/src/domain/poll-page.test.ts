@@ -32,8 +32,6 @@ describe('pollPage', () => {
   });
 
   it('always serves the first envelope, even over the budget', () => {
-    expect(parsed(pollPage([env('a', 50), env('b')], 10))).toEqual([
-      { eventId: 'a', pad: 'é'.repeat(50) },
-    ]);
+    expect(parsed(pollPage([env('a', 50), env('b')], 10))).toEqual([{ eventId: 'a', pad: 'é'.repeat(50) }]);
   });
 });

@@ -40,8 +40,7 @@ const BEARER_HEADER = /^Bearer [A-Za-z0-9\-_.]+$/i;
 export function bearer(ctx: GatewayContext, scope: Scope): onRequestAsyncHookHandler {
   return async function checkBearer(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers.authorization;
-    if (!header || !BEARER_HEADER.test(header))
-      return sendError(reply, errors.unauthenticated());
+    if (!header || !BEARER_HEADER.test(header)) return sendError(reply, errors.unauthenticated());
     let claims: Claims;
     try {
       // @fastify/jwt, registered by the public app (http/public-app.ts): HS256 only, `exp` required,
