@@ -35,3 +35,17 @@ describe('pollPage', () => {
     expect(parsed(pollPage([env('a', 50), env('b')], 10))).toEqual([{ eventId: 'a', pad: 'é'.repeat(50) }]);
   });
 });
+
+describe('pollPage with a length PostgreSQL did not count as this text', () => {
+  it('still joins the texts whole (no truncated or padded page)', () => {
+    const [a, b] = [env('a', 3), env('b', 3)];
+    for (const wrong of [a[1] - 1, a[1] + 1, a[1] - 3]) {
+      const page = pollPage([[a[0], wrong], b], 1 << 20);
+      expect(parsed(page)).toEqual([
+        { eventId: 'a', pad: 'ééé' },
+        { eventId: 'b', pad: 'ééé' },
+      ]);
+      expect(page.length).toBe(a[1] + b[1] + 3);
+    }
+  });
+});

@@ -1,3 +1,7 @@
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
+
 /**
  * The polling page's JSON array bytes from the pending envelopes, oldest first, each as
  * `[stored envelope text, its UTF-8 byte length]`: the first ones that fit in `maxBytes` (each
@@ -13,15 +17,23 @@ export function pollPage(rows: readonly (readonly [string, number])[], maxBytes:
     bytes += rows[n][1] + 1; // the envelope and its ',' (the last one's is the closing ']')
     if (n > 0 && bytes > maxBytes) break;
   }
-  // the buffer's size from the texts themselves: what is written can never overrun it
-  let size = n > 0 ? n + 1 : 2; // '[', ']' and the separators
-  for (let i = 0; i < n; i++) size += Buffer.byteLength(rows[i][0]);
+  const size = n > 0 ? bytes - (n < rows.length ? rows[n][1] + 1 : 0) : 2;
   const page = Buffer.allocUnsafe(size);
-  let at = page.write('[', 0, 'latin1');
+  let at = 0;
+  page[at++] = OPEN;
   for (let i = 0; i < n; i++) {
-    if (i > 0) at += page.write(',', at, 'latin1');
-    at += page.write(rows[i][0], at, 'utf8');
+    if (i > 0) page[at++] = COMMA;
+    const written = page.write(rows[i][0], at, 'utf8');
+    // the lengths are PostgreSQL's: a text whose UTF-8 took other bytes is joined the slow way
+    if (written !== rows[i][1]) return joined(rows, n);
+    at += written;
   }
-  page.write(']', at, 'latin1');
+  page[at] = CLOSE;
   return page;
+}
+
+function joined(rows: readonly (readonly [string, number])[], n: number): Buffer {
+  let text = '[';
+  for (let i = 0; i < n; i++) text += i === 0 ? rows[i][0] : `,${rows[i][0]}`;
+  return Buffer.from(`${text}]`);
 }
