@@ -1,4 +1,4 @@
-// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--rate n] [--prof] [--tracing | --tracing-ab] [--tracing-ratio p]`
+// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--rate n] [--prof] [--tracing | --tracing-ab] [--tracing-ratio p] [--node-flags f]`
 // CPU µs per request of every process of the stack (gateway, feed/orders, nats-server, PostgreSQL,
 // Redis) on the three requests a platform pays for most: the empty poll, a poll answering 10 events
 // and GET order, beside bare fastify in the same run. Its own PostgreSQL and Redis on spare ports
@@ -61,6 +61,14 @@ const o = new Command('bench:hot-path')
     '--rate <n>',
     'requests a second per figure (autocannon overallRate) instead of as many as the connections carry: stacks compared at the same rate',
   )
+  .option(
+    '--span-census',
+    'measurement only: traces exported as JSON and counted (spans and traces by service and span name) at the end',
+  )
+  .option(
+    '--node-flags <flags>',
+    "measurement only: node flags after the images' for every stack's services (e.g. --trace-deopt, which NODE_OPTIONS refuses)",
+  )
   .option('--prof', 'write --cpu-prof profiles of gateway, feed and orders and summarize them')
   .option(
     '--baseline <dir>',
@@ -86,6 +94,8 @@ const o = new Command('bench:hot-path')
     openResponses?: boolean;
     baseline?: string;
     nodeOptions?: string;
+    nodeFlags?: string;
+    spanCensus?: boolean;
     env?: string;
     out: string;
   }>();
@@ -101,14 +111,41 @@ if (o.prof) {
 }
 
 // --tracing: a sink that accepts and drops the OTLP exports (a collector elsewhere in production)
+// --span-census: the exports as JSON, spans counted by service and name with their traces
+let sinkRequests = 0;
+const census = new Map<string, { spans: number; traces: Set<string> }>();
 const sink = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => o.spanCensus && chunks.push(c));
+  req.on('end', () => {
+    sinkRequests++;
+    if (o.spanCensus) countSpans(JSON.parse(Buffer.concat(chunks).toString()));
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+  });
 });
+type OtlpJson = {
+  resourceSpans: {
+    resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans: { spans: { name: string; traceId: string }[] }[];
+  }[];
+};
+function countSpans(body: OtlpJson) {
+  for (const rs of body.resourceSpans) {
+    const service = rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
+    for (const ss of rs.scopeSpans)
+      for (const span of ss.spans) {
+        const key = `${service} ${span.name}`;
+        const c = census.get(key) ?? { spans: 0, traces: new Set<string>() };
+        c.spans++;
+        c.traces.add(span.traceId);
+        census.set(key, c);
+      }
+  }
+}
 await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
 const otelEnv: Record<string, string> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
-  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  OTEL_EXPORTER_OTLP_PROTOCOL: o.spanCensus ? 'http/json' : 'http/protobuf',
   OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
   OTEL_TRACES_SAMPLER_ARG: o.tracingRatio,
   ...(o.tracingRatio === 'none' ? { OTEL_SDK_DISABLED: 'true' } : {}),
@@ -124,6 +161,7 @@ const thisEnv = Object.fromEntries(
     .filter(Boolean)
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
+const nodeFlags = o.nodeFlags ? { nodeFlags: o.nodeFlags.split(/\s+/).filter(Boolean) } : {};
 const stackEnv = {
   // the setup issues hundreds of tokens (60 a minute per IP): the limiter goes on after it
   RATE_LIMIT_ENABLED: 'false',
@@ -151,6 +189,7 @@ try {
   stacks.push({
     name: 'this',
     stack: await startProcessStack({
+      ...nodeFlags,
       prefix: 'hotpath',
       log,
       openResponses: o.openResponses,
@@ -161,6 +200,7 @@ try {
     stacks.push({
       name: 'baseline',
       stack: await startProcessStack({
+        ...nodeFlags,
         prefix: 'hotbase',
         log,
         // --open-responses applies to this stack only: `--baseline .` measures what allow_responses costs
@@ -174,6 +214,7 @@ try {
     stacks.push({
       name: 'tracing',
       stack: await startProcessStack({
+        ...nodeFlags,
         prefix: 'hottrace',
         besideAnother: true,
         log,
@@ -411,6 +452,10 @@ try {
 } finally {
   await stopAll();
   sink.close();
+  log(`sink: ${sinkRequests} exports`);
+  if (o.spanCensus)
+    for (const [key, c] of [...census].sort())
+      log(`span census: ${key}: ${c.spans} spans in ${c.traces.size} traces`);
 }
 writeFileSync(
   o.out,

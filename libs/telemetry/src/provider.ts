@@ -1,29 +1,27 @@
-// The OpenTelemetry SDK and its OTLP exporters: imported by `initTracing` only when tracing is
+// The OpenTelemetry SDK and its OTLP export: imported by `initTracing` only when tracing is
 // configured (libs/telemetry/README.md, "Loading"); a process without it never loads them.
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import {
   defaultResource,
   detectResources,
   envDetector,
   resourceFromAttributes,
 } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { EdgeAwareSampler, samplingFromEnv } from './sampling.ts';
 
 /**
- * A registered tracer provider exporting batches over OTLP/HTTP (`http/json` or `http/protobuf`),
+ * A registered tracer provider exporting batches to `exporter` (the OTLP/HTTP one of
+ * export-worker.ts),
  * sampling as OTEL_TRACES_SAMPLER[_ARG] of `env` say, and the probability that gives a new root (what
  * the edge draws against).
  */
 export function startProvider(
   serviceName: string,
-  protocol: 'http/json' | 'http/protobuf',
+  exporter: SpanExporter,
   env: Record<string, string | undefined>,
   warn?: (m: string) => void,
 ): { provider: NodeTracerProvider; rootRatio: number } {
-  const exporter = protocol === 'http/json' ? new JsonExporter() : new ProtoExporter();
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': serviceName }))
     .merge(detectResources({ detectors: [envDetector] }));

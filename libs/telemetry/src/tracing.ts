@@ -39,7 +39,7 @@ export function tracingEnabled(): boolean {
 
 /**
  * Starts the process's tracer provider once (W3C trace context, AsyncLocalStorage context, batch
- * export over OTLP/HTTP: `http/protobuf` by default, `http/json` when OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL
+ * export over OTLP/HTTP from a worker thread: `http/protobuf` by default, `http/json` when OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL
  * says so). Sampling follows OTEL_TRACES_SAMPLER/OTEL_TRACES_SAMPLER_ARG (default parent-based,
  * always on); a public listener draws it at the edge (`sampleAtEdge`). Returns false when not
  * configured. The SDK is imported here, only when configured (~150 modules that an untraced process
@@ -56,15 +56,15 @@ export async function initTracing(
     env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
   if (protocol !== 'http/json' && protocol !== 'http/protobuf')
     warn?.(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} not supported; using http/protobuf`);
-  const { startProvider } = await import('./provider.ts');
+  // two chunks of the bundles: the worker thread loads export-worker.ts alone, not the SDK
+  const [{ startProvider }, { WorkerSpanExporter }] = await Promise.all([
+    import('./provider.ts'),
+    import('./export-worker.ts'),
+  ]);
   if (!provider) {
     // a concurrent call may have started it meanwhile
-    const started = startProvider(
-      serviceName,
-      protocol === 'http/json' ? protocol : 'http/protobuf',
-      env,
-      warn,
-    );
+    const exporter = new WorkerSpanExporter(protocol === 'http/json' ? protocol : 'http/protobuf', env, warn);
+    const started = startProvider(serviceName, exporter, env, warn);
     provider = started.provider;
     edgeRatio = started.rootRatio;
   }
