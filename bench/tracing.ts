@@ -2,7 +2,8 @@
 // and other load on the machine hit both sides alike. Each request is what a gateway request does
 // on the hot path: a server span when sampled at the edge, an RPC over NATS (client and server
 // spans, context in headers) and a SQL statement in the handler. Off = no OTLP endpoint (the hooks' one boolean test);
-// on = OTLP/HTTP export to a local sink with 10% sampling (parent-based trace-id ratio).
+// on = OTLP/HTTP export to a local sink with 10% sampling (parent-based trace-id ratio;
+// TRACING_RATIO=1: every request traced, so on - off is what one trace costs).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callRpc, connectBus, serveOp } from '@od/bus';
@@ -31,7 +32,7 @@ Object.assign(process.env, {
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
   OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-  OTEL_TRACES_SAMPLER_ARG: '0.1',
+  OTEL_TRACES_SAMPLER_ARG: process.env.TRACING_RATIO ?? '0.1',
 });
 await initTracing('bench-tracing');
 
