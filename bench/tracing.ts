@@ -106,7 +106,7 @@ const offRps = mean(off.map((x) => x.rps));
 const onRps = mean(on.map((x) => x.rps));
 console.log(`tracing off: ${offRps.toFixed(0)} req/s, p99 ${mean(off.map((x) => x.p99)).toFixed(2)} ms`);
 console.log(
-  `tracing on (10% sampled): ${onRps.toFixed(0)} req/s, p99 ${mean(on.map((x) => x.p99)).toFixed(2)} ms`,
+  `tracing on (${Number(process.env.OTEL_TRACES_SAMPLER_ARG) * 100}% sampled): ${onRps.toFixed(0)} req/s, p99 ${mean(on.map((x) => x.p99)).toFixed(2)} ms`,
 );
 console.log(
   `rounds off/on req/s: ${off.map((x, i) => `${x.rps.toFixed(0)}/${on[i].rps.toFixed(0)}`).join(' ')}`,
