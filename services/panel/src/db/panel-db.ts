@@ -248,20 +248,21 @@ export class PanelDb {
       if (!prev || (e.orderSeq ?? 0) > (prev.orderSeq ?? 0)) latest.set(e.orderId, e);
     }
     const rows = [...latest.values()];
-    await this.pool.query(
-      `INSERT INTO store_orders (order_id, merchant_id, last_event_type, order_seq, created_at, updated_at)
+    await this.pool.query({
+      name: 'panel_record_order_events',
+      text: `INSERT INTO store_orders (order_id, merchant_id, last_event_type, order_seq, created_at, updated_at)
        SELECT o, m, t, s, a, a FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::timestamptz[]) AS x(o, m, t, s, a)
        ON CONFLICT (order_id) DO UPDATE SET last_event_type = EXCLUDED.last_event_type,
          order_seq = EXCLUDED.order_seq, updated_at = EXCLUDED.updated_at
        WHERE store_orders.order_seq < EXCLUDED.order_seq`,
-      [
+      values: [
         rows.map((e) => e.orderId),
         rows.map((e) => e.merchantId),
         rows.map((e) => e.eventType),
         rows.map((e) => e.orderSeq ?? 0),
         rows.map((e) => e.createdAt),
       ],
-    );
+    });
   }
 
   async close(): Promise<void> {

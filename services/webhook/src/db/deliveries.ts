@@ -30,8 +30,9 @@ export async function recordEvents(
     evs.push(ev);
     for (const t of targets) ds.push({ ev, t });
   }
-  const r = await pool.query<{ status: string }>(
-    `WITH ev AS (
+  const r = await pool.query<{ status: string }>({
+    name: 'webhook_record_events',
+    text: `WITH ev AS (
        INSERT INTO event (event_id, merchant_id, channel, event_type, body, created_at)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
        ON CONFLICT (event_id) DO NOTHING
@@ -49,7 +50,7 @@ export async function recordEvents(
      LEFT JOIN endpoint e ON e.client_id = t.client_id
      ON CONFLICT (event_id, client_id) DO NOTHING
      RETURNING status`,
-    [
+    values: [
       evs.map((e) => e.eventId),
       evs.map((e) => e.merchantId),
       evs.map((e) => e.channel),
@@ -63,7 +64,7 @@ export async function recordEvents(
       ds.map((d) => d.t.status),
       ds.map((d) => d.t.skipReason),
     ],
-  );
+  });
   return r.rows.filter((x) => x.status === 'PENDING').length;
 }
 
@@ -93,8 +94,9 @@ export async function claimDue(
 ): Promise<ClaimedDelivery[]> {
   const busyIds = [...busy.keys()];
   const busyLeft = busyIds.map((k) => Math.max(0, perClient - (busy.get(k) ?? 0)));
-  const r = await pool.query<ClaimedDelivery>(
-    `WITH RECURSIVE c(client_id) AS (
+  const r = await pool.query<ClaimedDelivery>({
+    name: 'webhook_claim_due',
+    text: `WITH RECURSIVE c(client_id) AS (
        (SELECT client_id FROM delivery WHERE status = 'PENDING' ORDER BY client_id LIMIT 1)
        UNION ALL
        SELECT (SELECT d.client_id FROM delivery d
@@ -121,8 +123,8 @@ export async function claimDue(
      FROM locked, event ev
      WHERE d.id = locked.id AND ev.event_id = d.event_id
      RETURNING d.id, d.event_id, d.client_id, d.merchant_id, d.event_type, d.round, d.attempts, ev.body`,
-    [limit, perClient, busyIds, busyLeft, leaseMs],
-  );
+    values: [limit, perClient, busyIds, busyLeft, leaseMs],
+  });
   return r.rows;
 }
 
@@ -178,8 +180,9 @@ export async function recordAttempt(
 ): Promise<'DELIVERED' | 'PENDING' | 'WEBHOOK_FAILED' | null> {
   const status = o.success ? 'DELIVERED' : o.retryInMs === null ? 'WEBHOOK_FAILED' : 'PENDING';
   // one statement, one commit: attempt row, delivery state, endpoint health
-  const r = await pool.query<{ status: string; deactivated: boolean | null }>(
-    `WITH a AS (
+  const r = await pool.query<{ status: string; deactivated: boolean | null }>({
+    name: 'webhook_record_attempt',
+    text: `WITH a AS (
        INSERT INTO attempt (delivery_id, event_id, client_id, event_type, round, attempt, url, started_at,
                             duration_ms, status_code, error, success)
        VALUES ($1, $8, $9, $10, $2, $3 + 1, $11, $12, $13, $5, $6, $14)
@@ -206,7 +209,7 @@ export async function recordAttempt(
        RETURNING deactivated_at IS NOT NULL AS deactivated
      )
      SELECT u.status, (SELECT deactivated FROM ep) AS deactivated FROM u`,
-    [
+    values: [
       d.id,
       d.round,
       d.attempts,
@@ -223,7 +226,7 @@ export async function recordAttempt(
       o.success,
       WEBHOOK_DEACTIVATE_AFTER,
     ],
-  );
+  });
   const row = r.rows[0];
   if (!row) return null;
   if (status === 'WEBHOOK_FAILED' && row.deactivated) {
