@@ -149,6 +149,12 @@ const otelEnv: Record<string, string> = {
   OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
   OTEL_TRACES_SAMPLER_ARG: o.tracingRatio,
   ...(o.tracingRatio === 'none' ? { OTEL_SDK_DISABLED: 'true' } : {}),
+  // the batch processor's settings of the bench's own environment (e.g. OTEL_BSP_MAX_EXPORT_BATCH_SIZE)
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[0].startsWith('OTEL_BSP_') && e[1] !== undefined,
+    ),
+  ),
 };
 const tracingEnv = o.tracing ? otelEnv : {};
 const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
