@@ -6,12 +6,13 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { asciiComments, bundleDir, bundleOptions } from './bundle.ts';
 import { buildPanelWeb } from './panel-web.ts';
-import { SERVICES } from './services.ts';
+import { ROOT, SERVICES } from './services.ts';
+import { thirdPartyNotices } from './third-party-licenses.ts';
 
 const started = Date.now();
 // chunk names carry a hash: the chunks of an earlier build would pile up
 for (const s of SERVICES) rmSync(path.join(bundleDir(s), 'chunks'), { recursive: true, force: true });
-await Promise.all(SERVICES.map((s) => build(bundleOptions(s))));
+const built = await Promise.all(SERVICES.map((s) => build({ ...bundleOptions(s), metafile: true })));
 for (const s of SERVICES)
   for (const f of readdirSync(bundleDir(s), { recursive: true, encoding: 'utf8' }).filter((x) =>
     x.endsWith('.mjs'),
@@ -27,5 +28,13 @@ for (const s of SERVICES)
     path.join(bundleDir(s), 'start.mjs'),
     "import { main } from './main.mjs';\n\nawait main();\n",
   );
-await buildPanelWeb();
+const web = await buildPanelWeb();
+// the license notices of the third-party code each bundle carries (the panel's: its page's too)
+SERVICES.forEach((s, i) => {
+  const inputs = { ...built[i].metafile.inputs, ...(s === 'panel' ? web.inputs : {}) };
+  writeFileSync(
+    path.join(bundleDir(s), 'THIRD_PARTY_LICENSES.txt'),
+    thirdPartyNotices({ inputs, outputs: {} }, ROOT),
+  );
+});
 console.log(`built ${SERVICES.length} services in ${Date.now() - started} ms`);

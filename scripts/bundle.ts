@@ -13,7 +13,8 @@ import { ROOT } from './services.ts';
  * gateway) were 2.5 MB of RSS in the idle gateway (84.7 -> 82.2) and 1.7 in the panel, same run.
  * fastify-type-provider-zod goes with zod (one zod per process: its schema registry is global).
  * What a bundled package imports is bundled with it (fastify's avvio, find-my-way, ajv...), except
- * KEPT_EXTERNAL. A service lists these as devDependencies. Bundled, ioredis cannot read its own
+ * KEPT_EXTERNAL. A service lists these as devDependencies; their license notices travel in
+ * dist/THIRD_PARTY_LICENSES.txt (scripts/third-party-licenses.ts, written by `pnpm build`). Bundled, ioredis cannot read its own
  * package.json (no `__dirname` in an ES module): it sends `CLIENT SETINFO LIB-VER
  * error-fetching-version`, which only shows in Redis's `CLIENT LIST`.
  */
