@@ -3,7 +3,7 @@
 // licenses (MIT, ISC, Apache-2.0, BSD) ask that the notice travel with every copy, and the images
 // ship the bundles without those packages' own files. Written beside each bundle as
 // THIRD_PARTY_LICENSES.txt.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Metafile } from 'esbuild';
 
@@ -36,7 +36,7 @@ export function thirdPartyNotices(meta: Metafile, root: string): string {
         version: string;
         license?: string;
       };
-      const file = existsSync(dir) ? readdirSync(dir).find((f) => LICENSE_FILE.test(f)) : undefined;
+      const file = readdirSync(dir).find((f) => LICENSE_FILE.test(f));
       const text = file
         ? readFileSync(path.join(dir, file), 'utf8').trim()
         : `(no license file in the package; package.json declares: ${pkg.license ?? 'nothing'})`;

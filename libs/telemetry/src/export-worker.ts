@@ -25,6 +25,7 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 
 /** A SpanExporter whose network half runs in a worker thread (started on the first batch). */
 export class WorkerSpanExporter implements SpanExporter {
   readonly #protocol: Protocol;
+  readonly #serializer: typeof JsonTraceSerializer | typeof ProtobufTraceSerializer;
   readonly #env: Record<string, string | undefined>;
   readonly #warn: ((m: string) => void) | undefined;
   #worker: Worker | undefined;
@@ -34,15 +35,15 @@ export class WorkerSpanExporter implements SpanExporter {
   /** `env`: the worker's environment, where the delegate reads OTEL_EXPORTER_OTLP_* */
   constructor(protocol: Protocol, env: Record<string, string | undefined>, warn?: (m: string) => void) {
     this.#protocol = protocol;
+    this.#serializer = protocol === 'http/json' ? JsonTraceSerializer : ProtobufTraceSerializer;
     this.#env = env;
     this.#warn = warn;
   }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    const serializer = this.#protocol === 'http/json' ? JsonTraceSerializer : ProtobufTraceSerializer;
     let bytes: Uint8Array | undefined;
     try {
-      bytes = serializer.serializeRequest(spans);
+      bytes = this.#serializer.serializeRequest(spans);
     } catch (e) {
       done({ code: ExportResultCode.FAILED, error: e as Error });
       return;
