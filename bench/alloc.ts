@@ -1,4 +1,4 @@
-// `npx tsx bench/alloc.ts [--requests 2000] [--baseline <dir>] [--top 12]`
+// `npx tsx bench/alloc.ts [--requests 2000] [--baseline <dir>] [--top 12] [--tracing-ratio p]`
 // Bytes allocated on the V8 heap per request by gateway, feed and orders on the hot path (the empty
 // poll, a poll answering 10 events, GET order), limits on: what the scavenges pay for, and far less
 // noisy than CPU on a shared machine. Each service runs bench/lib/alloc-probe.mjs; a window is the
@@ -7,6 +7,8 @@
 // by figure. Prints per process bytes/request and the top allocation sites (sampled, by function).
 
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Command } from 'commander';
@@ -18,8 +20,12 @@ const o = new Command('bench:alloc')
   .option('--requests <n>', 'requests per figure', '2000')
   .option('--baseline <dir>', 'also run a stack from this checkout (e.g. main), figure by figure')
   .option('--top <n>', 'allocation sites printed per process', '12')
+  .option(
+    '--tracing-ratio <p>',
+    "this stack exports traces (OTLP/HTTP to a local sink) sampled at this ratio; with --baseline . what tracing allocates",
+  )
   .parse()
-  .opts<{ requests: string; baseline?: string; top: string }>();
+  .opts<{ requests: string; baseline?: string; top: string; tracingRatio?: string }>();
 const log = (m: string) => process.stderr.write(`[alloc ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const N = Number(o.requests);
@@ -115,6 +121,19 @@ const run = (url: string, requests: autocannon.Request[], amount: number) =>
     autocannon({ url, requests, amount, connections: 10 }, (err, r) => (err ? reject(err) : resolve(r))),
   );
 
+// --tracing-ratio: a sink that accepts and drops the exports (a collector elsewhere in production)
+const sink = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+});
+if (o.tracingRatio) await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+const tracingEnv: Record<string, string> = o.tracingRatio
+  ? {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: o.tracingRatio,
+    }
+  : {};
 const [pgServer, redis] = await Promise.all([ownPostgres(), ownRedis()]);
 process.env.DATABASE_URL = pgServer.url;
 process.env.REDIS_URL = redis.url;
@@ -129,7 +148,7 @@ try {
     const stack = await startProcessStack({
       prefix: `alloc${name}`,
       log,
-      env: { RATE_LIMIT_ENABLED: 'true' },
+      env: { RATE_LIMIT_ENABLED: 'true', ...(name === 'this' ? tracingEnv : {}) },
       allocProbeDir: dir,
       ...(root ? { root: path.resolve(root) } : {}),
     });
@@ -169,4 +188,5 @@ try {
 } finally {
   await Promise.allSettled(stacks.map((s) => s.stack.stop()));
   await Promise.allSettled([pgServer.destroy(), redis.destroy()]);
+  sink.close();
 }

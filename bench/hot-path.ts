@@ -1,4 +1,4 @@
-// `npx tsx bench/hot-path.ts [--duration 5] [--rounds 2] [--limits on|off] [--rate n] [--prof] [--tracing | --tracing-ab] [--tracing-ratio p] [--node-flags f]`
+// `npx tsx bench/hot-path.ts [--duration 5] [--warmup s] [--rounds 2] [--limits on|off] [--rate n] [--prof] [--tracing | --tracing-ab] [--tracing-ratio p] [--node-flags f]`
 // CPU µs per request of every process of the stack (gateway, feed/orders, nats-server, PostgreSQL,
 // Redis) on the three requests a platform pays for most: the empty poll, a poll answering 10 events
 // and GET order, beside bare fastify in the same run. Its own PostgreSQL and Redis on spare ports
@@ -34,6 +34,11 @@ const o = new Command('bench:hot-path')
   .option('--connections <n>', 'autocannon connections', '20')
   .option('--rounds <n>', 'rounds of the three figures (the machine is noisy: take the lowest)', '2')
   .option('--limits <on|off>', 'rate limiter', 'on')
+  .option(
+    '--warmup <s>',
+    'seconds of unmeasured load per figure and stack before round 1 (code that runs on few requests, e.g. sampled traces, reaches optimized code only after thousands of runs)',
+    '0',
+  )
   .option(
     '--credentials <n>',
     'credentials cycled by each figure (the empty poll: three times as many)',
@@ -82,6 +87,7 @@ const o = new Command('bench:hot-path')
   .parse()
   .opts<{
     duration: string;
+    warmup: string;
     connections: string;
     rounds: string;
     limits: string;
@@ -385,6 +391,18 @@ try {
   for (const s of stacks) prepared.push({ ...s, figures: await prepare(s.stack) });
   // the gateway restarts with its limiter on
   notePids();
+  for (const s of Number(o.warmup) > 0 ? prepared : [])
+    for (const f of s.figures)
+      // in slices as long as a figure, the limiter's windows emptied before each (else cheap 429s)
+      for (let left = Number(o.warmup); left > 0; left -= defaults.duration) {
+        await deleteRedisKeys(redis.url, `${s.stack.prefix}:rl:*`);
+        const r = await load(
+          s.stack.publicUrl,
+          { path: '/', requests: f.requests, overallRate: o.rate ? Number(o.rate) : undefined },
+          { ...defaults, duration: Math.min(left, defaults.duration) },
+        );
+        log(`  warm-up [${s.name}] ${f.name}: ${r.reqPerSec} req/s, non-2xx ${r.non2xx}`);
+      }
   for (let round = 1; round <= Number(o.rounds); round++) {
     const b = await load(bare.url, { path: '/' }, defaults);
     log(`round ${round}: bare fastify ${b.reqPerSec} req/s`);

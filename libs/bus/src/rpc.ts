@@ -2,7 +2,6 @@ import {
   type Msg,
   type NatsConnection,
   errors as natsErrors,
-  headers as natsHeaders,
   type Subscription,
 } from '@nats-io/transport-node';
 import {
@@ -30,7 +29,7 @@ import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller
 import { publishSoon } from './coalesce.ts';
 import { replyMux } from './reply-mux.ts';
 import { credentialRefusal, merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
-import { type EncodedHeaders, encodeHeaders, forEachHeader, headerOf } from './wire-headers.ts';
+import { type EncodedHeaders, encodeHeaders, forEachHeader, headerOf, traceCarrierOf } from './wire-headers.ts';
 
 const enc = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -53,10 +52,15 @@ function encodeBody(body: unknown): Uint8Array {
 }
 
 /** A MsgHdrs to write to (the trace context of a sampled call is injected into it). */
-function natsHeadersOf(h: Record<string, string>) {
-  const out = natsHeaders();
-  for (const [k, v] of Object.entries(h)) out.set(k, v);
-  return out;
+/** A trace-context Carrier over a plain record, encoded with the signature by `encodeHeaders`. */
+function recordCarrier(h: Record<string, string>) {
+  return {
+    h,
+    get: (k: string): string | undefined => h[k],
+    set: (k: string, v: string) => {
+      h[k] = v;
+    },
+  };
 }
 
 function hasKeys(o: object): boolean {
@@ -188,8 +192,8 @@ async function handle<O extends OpSpec>(
   handler: OpHandler<O>,
   opts: ServeOptions,
 ): Promise<void> {
-  // the trace context only when tracing is on: nothing else reads the headers as a MsgHdrs
-  const t = rpcServerCall(opts.queue, subject, tracingEnabled() ? msg.headers : undefined);
+  // the trace context only when tracing is on, read from the raw header block (no MsgHdrs)
+  const t = rpcServerCall(opts.queue, subject, tracingEnabled() ? traceCarrierOf(msg) : undefined);
   const admitted = admit(msg, subject, op, opts);
   if ('refused' in admitted) {
     t.end(admitted.refused.status);
@@ -329,12 +333,13 @@ export async function callRpc(
     throw new RpcPayloadTooLargeError(`${subject}: request of ${payload.length} bytes exceeds ${max}`);
   let msg: Msg;
   const t = rpcClientCall(subject);
+  const traced = t.headers(() => recordCarrier({ ...h }));
   try {
     msg = await replyMux(nc).request(
       subject,
       payload,
-      // the trace context (sampled traces only) beside the signature
-      t.headers(() => natsHeadersOf(h ?? {})) ?? encoded?.nats,
+      // the trace context (sampled traces only) beside the signature, the same encoding either way
+      traced ? encodeHeaders(traced.h).nats : encoded?.nats,
       timeoutMs,
     );
   } catch (e) {

@@ -7,7 +7,7 @@ import {
   headers as natsHeaders,
 } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeHeaders, forEachHeader, headerOf } from './wire-headers.ts';
+import { encodeHeaders, forEachHeader, headerOf, traceCarrierOf } from './wire-headers.ts';
 
 const dec = new TextDecoder();
 // what nats.js's publish calls on a message's headers
@@ -65,6 +65,22 @@ describe('wire headers', () => {
 
       const bare = await roundTrip((s) => nc.publish(s, 'y'));
       expect(headerOf(bare, 'od-sig')).toBeUndefined();
+    });
+
+    it('the trace context: what msg.headers gives for traceparent and tracestate, nothing without a traceparent', async () => {
+      const tp = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const m = await roundTrip((s) =>
+        nc.publish(s, 'x', { headers: encodeHeaders({ ...H, traceparent: tp, tracestate: 'a=1' }).nats }),
+      );
+      const c = traceCarrierOf(m);
+      for (const k of ['traceparent', 'tracestate', 'od-sig'])
+        expect(c?.get(k)).toBe(k === 'od-sig' ? undefined : m.headers?.get(k));
+      expect(c?.get('traceparent')).toBe(tp);
+      const onlyState = await roundTrip((s) =>
+        nc.publish(s, 'x', { headers: encodeHeaders({ ...H, tracestate: 'a=1' }).nats }),
+      );
+      expect(traceCarrierOf(onlyState)).toBeUndefined();
+      expect(traceCarrierOf(await roundTrip((s) => nc.publish(s, 'y')))).toBeUndefined();
     });
 
     it('encoded headers arrive as nats.js would read them', async () => {

@@ -72,3 +72,20 @@ export function headerOf(msg: Msg, name: string): string | undefined {
   });
   return out;
 }
+
+/**
+ * The W3C trace context `msg` carries (`traceparent`, `tracestate`: their first values) as a
+ * propagator's carrier, read in one pass over the raw header block; undefined without a
+ * `traceparent` (an unsampled request carries none).
+ */
+export function traceCarrierOf(msg: Msg): { get(key: string): string | undefined } | undefined {
+  let traceparent: string | undefined;
+  let tracestate: string | undefined;
+  forEachHeader(msg, (k, v) => {
+    if (k === 'traceparent') traceparent ??= v;
+    else if (k === 'tracestate') tracestate ??= v;
+    return false;
+  });
+  if (traceparent === undefined) return undefined;
+  return { get: (k) => (k === 'traceparent' ? traceparent : k === 'tracestate' ? tracestate : undefined) };
+}
