@@ -1,9 +1,10 @@
 // Order action -> visible in polling, segment by segment:
-//   npx tsx bench/orders-latency.ts [--orders 200] [--seconds 8] [--fsync on|off] [--root <checkout>]
+//   npx tsx bench/orders-latency.ts [--orders 200] [--warmup 0] [--seconds 8] [--fsync on|off] [--root <checkout>]
 //     [--rate <n>] [--gc] [--node-flags=<flags>]
 // The stack as production runs it (one process per service, bench/lib/stack.ts), on a PostgreSQL,
 // Redis and NATS of its own; PostgreSQL with fsync on (durability as deployed) and commit timestamps.
-// A point of sale polls every ~1 ms and acknowledges what it gets. Two phases:
+// A point of sale polls every ~1 ms and acknowledges what it gets. After an optional warm-up
+// (--warmup confirms back to back, not measured), two phases:
 //   idle: one confirm at a time, 20 ms apart;
 //   half load: the saturating confirm rate is measured first (closed loop, 8 clients), then confirms
 //   are sent open-loop, evenly spaced, at half of it.
@@ -44,6 +45,11 @@ import { RESULTS_DIR, startProcessStack } from './lib/stack.ts';
 
 const o = new Command('bench:orders-latency')
   .option('--orders <n>', 'confirms of the idle phase', '200')
+  .option(
+    '--warmup <n>',
+    'confirms sent back to back (8 clients) before the idle phase, not measured: the path optimized as in a stack that has served traffic (default 0: a stack just started)',
+    '0',
+  )
   .option('--seconds <s>', 'seconds of the half-load phase (and of the saturation probe)', '8')
   .option('--fsync <on|off>', "the bench's PostgreSQL fsync", 'on')
   .option('--root <checkout>', 'the checkout whose services run (default: this one)')
@@ -57,6 +63,7 @@ const o = new Command('bench:orders-latency')
   .parse()
   .opts<{
     orders: string;
+    warmup: string;
     seconds: string;
     fsync: string;
     root?: string;
@@ -282,6 +289,25 @@ try {
 
   const idleN = Number(o.orders);
   const seconds = Number(o.seconds);
+  /** `ids` confirmed by 8 clients back to back; how many were sent before `until` (ms epoch) */
+  const confirmAll = async (ids: string[], until = Number.POSITIVE_INFINITY) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (Date.now() < until && next < ids.length) await confirm(ids[next++]);
+      }),
+    );
+    return next;
+  };
+  const warmN = Number(o.warmup);
+  if (warmN > 0) {
+    // every service's code on the path reaches V8's optimized tiers only after thousands of runs:
+    // without this the idle phase measures a stack that has never served a request
+    log(`warm-up: ${warmN} confirms, not measured`);
+    const warmIds = await createOrders(warmN);
+    await confirmAll(warmIds);
+    await settle(warmIds);
+  }
   log(`creating ${idleN} orders for the idle phase`);
   const idleIds = await createOrders(idleN);
   await db.query('ANALYZE');
@@ -307,14 +333,8 @@ try {
   const probeIds = await createOrders(Math.max(400, seconds * 250));
   await db.query('ANALYZE');
   await sleep(2000);
-  let next = 0;
-  const probeEnd = Date.now() + seconds * 1000;
   const t0 = Date.now();
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (Date.now() < probeEnd && next < probeIds.length) await confirm(probeIds[next++]);
-    }),
-  );
+  const next = await confirmAll(probeIds, Date.now() + seconds * 1000);
   const saturating = (next / (Date.now() - t0)) * 1000;
   if (next >= probeIds.length) log('warning: the probe ran out of orders; the saturating rate is a floor');
   // two stacks compared in one run: the same rate for both (each probe sees a different moment)
