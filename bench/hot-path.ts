@@ -8,6 +8,9 @@
 // credentials x 600 / (1 + duration) req/s; the empty poll, the fastest, has three times as many): the
 // figure is the limiter's work, not cheap 429s (a figure with 429s says so). `--prof` starts gateway, feed and orders with
 // --cpu-prof (profiles in bench/results/prof/) and prints the top self-time functions.
+// `--warmup` (default 20 s per figure and stack, before round 1, not measured): a stack measured as
+// soon as it starts runs code V8 has not optimized yet, most of all code that only some requests run
+// (sampled traces: tracing at 10 % measured +19 % CPU cold and +2-5 % warm, docs/operations.md).
 
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -36,8 +39,8 @@ const o = new Command('bench:hot-path')
   .option('--limits <on|off>', 'rate limiter', 'on')
   .option(
     '--warmup <s>',
-    'seconds of unmeasured load per figure and stack before round 1 (code that runs on few requests, e.g. sampled traces, reaches optimized code only after thousands of runs)',
-    '0',
+    'seconds of unmeasured load per figure and stack before round 1 (0: measure a stack that has served nothing; code that runs on few requests, e.g. sampled traces, reaches optimized code only after minutes)',
+    '20',
   )
   .option(
     '--credentials <n>',
