@@ -22,7 +22,7 @@ const o = new Command('bench:alloc')
   .option('--top <n>', 'allocation sites printed per process', '12')
   .option(
     '--tracing-ratio <p>',
-    "this stack exports traces (OTLP/HTTP to a local sink) sampled at this ratio; with --baseline . what tracing allocates",
+    'this stack exports traces (OTLP/HTTP to a local sink) sampled at this ratio; with --baseline . what tracing allocates',
   )
   .parse()
   .opts<{ requests: string; baseline?: string; top: string; tracingRatio?: string }>();

@@ -394,9 +394,9 @@ try {
   for (const s of stacks) prepared.push({ ...s, figures: await prepare(s.stack) });
   // the gateway restarts with its limiter on
   notePids();
+  // the warm-up, in slices as long as a figure with the limiter's windows emptied before each (else cheap 429s)
   for (const s of Number(o.warmup) > 0 ? prepared : [])
     for (const f of s.figures)
-      // in slices as long as a figure, the limiter's windows emptied before each (else cheap 429s)
       for (let left = Number(o.warmup); left > 0; left -= defaults.duration) {
         await deleteRedisKeys(redis.url, `${s.stack.prefix}:rl:*`);
         const r = await load(

@@ -29,7 +29,13 @@ import { type Refusal, type RpcKeys, signContext, verifyRequest } from './caller
 import { publishSoon } from './coalesce.ts';
 import { replyMux } from './reply-mux.ts';
 import { credentialRefusal, merchantUserRefusal, type StoreResolvers } from './store-scope.ts';
-import { type EncodedHeaders, encodeHeaders, forEachHeader, headerOf, traceCarrierOf } from './wire-headers.ts';
+import {
+  type EncodedHeaders,
+  encodeHeaders,
+  forEachHeader,
+  headerOf,
+  traceCarrierOf,
+} from './wire-headers.ts';
 
 const enc = new TextEncoder();
 const EMPTY = new Uint8Array(0);
