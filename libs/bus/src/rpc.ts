@@ -57,7 +57,6 @@ function encodeBody(body: unknown): Uint8Array {
   return enc.encode(JSON.stringify(body));
 }
 
-/** A MsgHdrs to write to (the trace context of a sampled call is injected into it). */
 /** A trace-context Carrier over a plain record, encoded with the signature by `encodeHeaders`. */
 function recordCarrier(h: Record<string, string>) {
   return {
@@ -333,21 +332,18 @@ export async function callRpc(
   const signed = 'payload' in req;
   const payload = signed ? req.payload : enc.encode(JSON.stringify(req));
   const h = signed ? { [SIGNATURE_HEADER]: req.signature } : undefined;
-  const encoded = h && encodeHeaders(h);
-  const max = maxPayload(nc);
-  if (payload.length + (encoded?.length ?? 0) > max)
-    throw new RpcPayloadTooLargeError(`${subject}: request of ${payload.length} bytes exceeds ${max}`);
-  let msg: Msg;
   const t = rpcClientCall(subject);
+  // the trace context (sampled traces only) beside the signature, the same encoding either way
   const traced = t.headers(() => recordCarrier({ ...h }));
+  const encoded = traced ? encodeHeaders(traced.h) : h && encodeHeaders(h);
+  const max = maxPayload(nc);
+  if (payload.length + (encoded?.length ?? 0) > max) {
+    t.end('error');
+    throw new RpcPayloadTooLargeError(`${subject}: request of ${payload.length} bytes exceeds ${max}`);
+  }
+  let msg: Msg;
   try {
-    msg = await replyMux(nc).request(
-      subject,
-      payload,
-      // the trace context (sampled traces only) beside the signature, the same encoding either way
-      traced ? encodeHeaders(traced.h).nats : encoded?.nats,
-      timeoutMs,
-    );
+    msg = await replyMux(nc).request(subject, payload, encoded?.nats, timeoutMs);
   } catch (e) {
     const down =
       e instanceof natsErrors.TimeoutError ||
