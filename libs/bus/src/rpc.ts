@@ -57,17 +57,6 @@ function encodeBody(body: unknown): Uint8Array {
   return enc.encode(JSON.stringify(body));
 }
 
-/** A trace-context Carrier over a plain record, encoded with the signature by `encodeHeaders`. */
-function recordCarrier(h: Record<string, string>) {
-  return {
-    h,
-    get: (k: string): string | undefined => h[k],
-    set: (k: string, v: string) => {
-      h[k] = v;
-    },
-  };
-}
-
 function hasKeys(o: object): boolean {
   for (const _ in o) return true;
   return false;
@@ -334,8 +323,8 @@ export async function callRpc(
   const h = signed ? { [SIGNATURE_HEADER]: req.signature } : undefined;
   const t = rpcClientCall(subject);
   // the trace context (sampled traces only) beside the signature, the same encoding either way
-  const traced = t.headers(() => recordCarrier({ ...h }));
-  const encoded = traced ? encodeHeaders(traced.h) : h && encodeHeaders(h);
+  const traced = t.traceHeaders();
+  const encoded = traced ? encodeHeaders({ ...h, ...traced }) : h && encodeHeaders(h);
   const max = maxPayload(nc);
   if (payload.length + (encoded?.length ?? 0) > max) {
     t.end('error');

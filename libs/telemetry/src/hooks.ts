@@ -1,4 +1,4 @@
-import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   recordConsumed,
   recordOutboxPublish,
@@ -30,15 +30,15 @@ const end = (span: Span | undefined, error?: string) => {
   span.end();
 };
 
-/** Client side of one RPC: `headers(make)` gives NATS headers carrying the context (undefined when off). */
+/** Client side of one RPC: `traceHeaders()` gives the call's `traceparent`/`tracestate` (sampled traces only). */
 export function rpcClientCall(subject: string) {
   const t0 = performance.now();
   const span = activeSampledSpan() && startSpan('rpc-client', rpcOp(subject), { kind: SpanKind.CLIENT });
   return {
-    headers<C extends Carrier>(make: () => C): C | undefined {
+    traceHeaders(): Record<string, string> | undefined {
       if (!span) return undefined;
-      const h = make();
-      injectContext(h, trace.setSpan(context.active(), span));
+      const h: Record<string, string> = {};
+      propagation.inject(trace.setSpan(context.active(), span), h);
       return h;
     },
     /** status of the reply, or 'unavailable' (no responder, timeout) / 'error' */
